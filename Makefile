@@ -1,0 +1,79 @@
+# ttypot: build the support library, case programs, fixtures and the harness.
+# `make check` runs the suite on the running kernel; `make matrix` runs it on
+# the default kernel set.  Both install their Debian dependencies first.
+
+CC      ?= gcc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE
+ATF_CFLAGS := $(shell pkg-config --cflags atf-c 2>/dev/null)
+ATF_LIBS   := $(shell pkg-config --libs atf-c 2>/dev/null || echo -latf-c)
+EXPECT_CFLAGS := $(shell pkg-config --cflags tcl 2>/dev/null)
+EXPECT_LIBS   := -lexpect -ltcl8.6
+PREFIX  ?= /usr/local
+KYUA    ?= kyua
+RESULTS ?= reports/check.db
+
+LIB      := atf/libttypot.a
+LIB_SRCS := $(wildcard atf/*.c)
+LIB_OBJS := $(LIB_SRCS:.c=.o)
+
+CASE_SRCS := $(wildcard cases/*/t_*.c)
+CASES     := $(CASE_SRCS:.c=)
+FIXTURE_SRCS := $(wildcard fixtures/*.c)
+FIXTURES     := $(FIXTURE_SRCS:.c=)
+
+HARNESS_LIB_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
+HARNESS_LIB_OBJS := $(HARNESS_LIB_SRCS:.c=.o)
+HARNESS_LIB      := harness/libharness.a
+HARNESS          := harness/ttypot
+HARNESS_TEST_SRCS := $(wildcard harness/tests/t_*.c)
+HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
+
+.PHONY: all check matrix deps clean install
+all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS)
+
+atf/%.o: atf/%.c atf/ttypot.h atf/tp_private.h
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+# Case programs that use libexpect are named t_*expect*.c.
+cases/%: cases/%.c $(LIB) atf/ttypot.h
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(if $(findstring expect,$*),$(EXPECT_CFLAGS)) -Iatf -o $@ $< $(LIB) $(ATF_LIBS) $(if $(findstring expect,$*),$(EXPECT_LIBS)) -lpthread
+
+fixtures/%: fixtures/%.c
+	$(CC) $(WARN) $(CFLAGS) -o $@ $<
+
+harness/%.o: harness/%.c $(wildcard harness/*.h)
+	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+
+$(HARNESS_LIB): $(HARNESS_LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(HARNESS): harness/main.c $(HARNESS_LIB)
+	$(CC) $(WARN) $(CFLAGS) -Iharness -o $@ $< $(HARNESS_LIB) -lm
+
+harness/tests/%: harness/tests/%.c $(HARNESS_LIB)
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) -Iharness -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) -lm
+
+deps:
+	@harness/deps.sh $(DEPS_FOR)
+
+# The README's test command: every case on the running kernel.
+check: deps
+	@$(MAKE) --no-print-directory all
+	@harness/run-check.sh $(KYUA) $(RESULTS)
+
+matrix: DEPS_FOR = matrix
+matrix: deps
+	@$(MAKE) --no-print-directory all
+	$(HARNESS) matrix $(KERNELS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/ttypot
+	cp -r Kyuafile cases fixtures $(DESTDIR)$(PREFIX)/lib/ttypot/
+	install -D -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/bin/ttypot
+
+clean:
+	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS)

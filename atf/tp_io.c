@@ -1,0 +1,137 @@
+/* tp_io.c: reads and writes that cannot block past a deadline. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ttypot.h"
+
+void
+tp_write_all(int fd, const void *buf, size_t len, const char *what)
+{
+	const char *p = buf;
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
+
+	tp_waiting_for(what);
+	while (len > 0) {
+		int left = (int)(deadline - tp_now_ms());
+		if (left <= 0)
+			atf_tc_fail("%s: write stalled with %zu bytes left", what,
+				    len);
+		if (!(tp_poll1(fd, POLLOUT, left) & (POLLOUT | POLLERR | POLLHUP)))
+			continue;
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			atf_tc_fail("%s: write: %s", what, strerror(errno));
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+void
+tp_write_str(int fd, const char *s, const char *what)
+{
+	tp_write_all(fd, s, strlen(s), what);
+}
+
+void
+tp_read_exact(int fd, void *buf, size_t len, size_t chunk, const char *what)
+{
+	char *p = buf;
+	size_t got = 0;
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
+
+	tp_waiting_for(what);
+	while (got < len) {
+		int left = (int)(deadline - tp_now_ms());
+		if (left <= 0 || !(tp_poll1(fd, POLLIN, left) & (POLLIN | POLLHUP | POLLERR)))
+			atf_tc_fail("%s: read %zu of %zu bytes in %d ms", what,
+				    got, len, TP_WAIT_MS);
+		size_t want = len - got < chunk ? len - got : chunk;
+		ssize_t n = read(fd, p + got, want);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			atf_tc_fail("%s: read after %zu of %zu bytes: %s", what,
+				    got, len, strerror(errno));
+		if (n == 0)
+			atf_tc_fail("%s: EOF after %zu of %zu bytes", what, got,
+				    len);
+		got += (size_t)n;
+	}
+}
+
+void
+tp_drain(int fd, void *buf, size_t cap, size_t chunk, int timeout_ms,
+	 struct tp_drain *d, const char *what)
+{
+	char *p = buf;
+	long long deadline = tp_now_ms() + timeout_ms;
+
+	memset(d, 0, sizeof(*d));
+	tp_waiting_for(what);
+	for (;;) {
+		int left = (int)(deadline - tp_now_ms());
+		if (left <= 0)
+			atf_tc_fail("%s: no EIO/EOF within %d ms (read %zu bytes, "
+				    "%d EAGAIN)",
+				    what, timeout_ms, d->got, d->eagain);
+		char *dst = p + d->got;
+		char spill[1];
+		size_t want = chunk;
+		if (d->got + want > cap) {
+			/* Past the expected total: any further byte is an extra. */
+			want = cap > d->got ? cap - d->got : 0;
+			if (want == 0) {
+				dst = spill;
+				want = 1;
+			}
+		}
+		ssize_t n = read(fd, dst, want);
+		if (n > 0) {
+			if (dst == spill)
+				atf_tc_fail("%s: more than the %zu expected bytes",
+					    what, cap);
+			d->got += (size_t)n;
+			if (n > d->max_read)
+				d->max_read = (int)n;
+			continue;
+		}
+		if (n == 0) {
+			d->eof = true;
+			return;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN) {
+			d->eagain++;
+			tp_poll1(fd, POLLIN, left);
+			continue;
+		}
+		d->err = errno;
+		return;
+	}
+}
+
+void
+tp_pattern(void *buf, size_t len, unsigned seed)
+{
+	unsigned char *p = buf;
+	/* Printable, never a control or flow character, position-dependent
+	 * so that a lost, duplicated or reordered byte shows. */
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)('0' + (i * 7 + seed + i / 75) % 75);
+}
+
+long
+tp_pattern_check(const void *buf, size_t len, unsigned seed)
+{
+	const unsigned char *p = buf;
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != (unsigned char)('0' + (i * 7 + seed + i / 75) % 75))
+			return (long)i;
+	return -1;
+}

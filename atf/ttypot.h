@@ -1,0 +1,182 @@
+/*
+ * ttypot.h: the support library every ttypot case links.
+ *
+ * Rules the helpers enforce so cases don't have to remember them:
+ *  - every blocking operation has a deadline and fails naming what it waited for;
+ *  - negative checks ("nothing arrives") use one named window, TP_QUIET_WINDOW_MS;
+ *  - every child a case forks is tracked and reaped, even when the case fails;
+ *  - a watchdog fails the case, naming the pending wait, before Kyua's timeout.
+ * Child processes never call ATF functions: they report through tp_child_fail().
+ */
+#ifndef TTYPOT_H
+#define TTYPOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <termios.h>
+
+#include <atf-c.h>
+
+/* ---------------------------------------------------------------- deadlines */
+
+/* A positive wait (something must happen) gets a long ceiling: it only costs
+ * time when the kernel is broken.  TCG guests are ~20x slower than native. */
+#define TP_WAIT_MS 10000
+/* A negative check (nothing must happen) watches this long and no longer. */
+#define TP_QUIET_WINDOW_MS 200
+/* Kyua timeout for ordinary cases, in seconds; the watchdog fires 5 s earlier. */
+#define TP_CASE_TIMEOUT_S 60
+
+/* Standards a case can check; shown in reports as X-ttypot.standard. */
+#define TP_POSIX "posix"
+#define TP_LINUX "linux"
+
+/*
+ * TP_CASE(name, standard, descr) { body }
+ * Declares an ATF case with descr, timeout and the standard it checks, and
+ * runs the body under the ttypot watchdog and child reaper.
+ */
+#define TP_CASE_TIMEOUT(name, standard, timeout_s, descr)                      \
+	ATF_TC(name);                                                          \
+	ATF_TC_HEAD(name, tc)                                                  \
+	{                                                                      \
+		tp_head(tc, (standard), (timeout_s), (descr));                 \
+	}                                                                      \
+	static void name##_body(const atf_tc_t *tc);                           \
+	ATF_TC_BODY(name, tc)                                                  \
+	{                                                                      \
+		tp_begin(tc, (timeout_s));                                     \
+		name##_body(tc);                                               \
+		tp_end();                                                      \
+	}                                                                      \
+	static void name##_body(const atf_tc_t *tc __attribute__((unused)))
+
+#define TP_CASE(name, standard, descr)                                         \
+	TP_CASE_TIMEOUT(name, standard, TP_CASE_TIMEOUT_S, descr)
+
+/* Extra metadata: the commit that broke / fixed a behaviour, a CVE. */
+#define TP_TAG_COMMITS(tc, broke, fixed)                                      \
+	atf_tc_set_md_var((tc), "X-ttypot.commits", "broke %s fixed %s",       \
+			  (broke), (fixed))
+
+void tp_head(atf_tc_t *tc, const char *standard, int timeout_s,
+	     const char *descr);
+void tp_begin(const atf_tc_t *tc, int timeout_s);
+void tp_end(void);
+
+/* Record what the case is about to wait for; the watchdog names it. */
+void tp_waiting_for(const char *what);
+
+/* Path of a helper program built in fixtures/, for exec. */
+void tp_fixture_path(const atf_tc_t *tc, const char *name, char *out,
+		     size_t outlen);
+
+/* A case-level tunable from Kyua config (-v name=value), with a default. */
+long tp_config_long(const atf_tc_t *tc, const char *name, long dflt);
+
+/* Milliseconds on the monotonic clock. */
+long long tp_now_ms(void);
+/* One polling step of a state wait (never used to order events). */
+void tp_backoff(int *step_us);
+
+/* ---------------------------------------------------------------- pty pairs */
+
+enum tp_mode {
+	TP_COOKED, /* the slave's termios as the kernel creates it */
+	TP_RAW,    /* cfmakeraw() on the slave */
+};
+
+struct tp_pty {
+	int master;
+	int slave; /* -1 when not (or no longer) open */
+	char name[64];
+};
+
+/* Open a master (O_RDWR|O_NOCTTY|extra flags), grant, unlock, open the slave
+ * with O_NOCTTY, apply mode.  Fails the case on error. */
+void tp_pty_open(struct tp_pty *p, enum tp_mode mode);
+void tp_pty_open_flags(struct tp_pty *p, enum tp_mode mode, int master_flags);
+/* Close what is still open; safe to call twice. */
+void tp_pty_close(struct tp_pty *p);
+void tp_close_slave(struct tp_pty *p);
+void tp_close_master(struct tp_pty *p);
+/* Number of pty pairs the kernel allows from kernel.pty.max - nr (or -1). */
+long tp_pty_free_slots(void);
+
+/* ---------------------------------------------------------------- termios */
+
+void tp_tc_get(int fd, struct termios *t);
+void tp_tc_set(int fd, const struct termios *t);
+void tp_tc_raw(int fd);
+/* Set or clear lflag bits, iflag bits, oflag bits. */
+void tp_lflag(int fd, tcflag_t set, tcflag_t clear);
+void tp_iflag(int fd, tcflag_t set, tcflag_t clear);
+void tp_oflag(int fd, tcflag_t set, tcflag_t clear);
+void tp_set_nonblock(int fd, bool on);
+
+/* ---------------------------------------------------------------- bounded waits */
+
+/* Wait until FIONREAD(fd) >= n. Returns the count seen. */
+int tp_wait_fionread(int fd, int n, int timeout_ms, const char *what);
+/* Wait until poll(fd) reports any of events; returns revents. */
+short tp_wait_poll(int fd, short events, int timeout_ms, const char *what);
+/* Fail if fd becomes readable (POLLIN) within TP_QUIET_WINDOW_MS. */
+void tp_expect_quiet(int fd, const char *what);
+/* poll() once with timeout; returns revents (0 on timeout). */
+short tp_poll1(int fd, short events, int timeout_ms);
+/* Wait for a child to exit; returns its wait status. Fails after deadline. */
+int tp_wait_exit(pid_t pid, int timeout_ms, const char *what);
+
+/* ---------------------------------------------------------------- bounded I/O */
+
+/* Write all of buf (handles short writes, EAGAIN via poll). */
+void tp_write_all(int fd, const void *buf, size_t len, const char *what);
+void tp_write_str(int fd, const char *s, const char *what);
+/* Read exactly len bytes, each read of at most chunk bytes. */
+void tp_read_exact(int fd, void *buf, size_t len, size_t chunk,
+		   const char *what);
+
+/* Result of draining a descriptor until it reports an error or EOF. */
+struct tp_drain {
+	size_t got;      /* bytes read */
+	int err;         /* errno of the terminating read, 0 if it returned 0 */
+	bool eof;        /* a read returned 0 */
+	int eagain;      /* EAGAIN results seen (non-blocking descriptors) */
+	int max_read;    /* largest single read result */
+};
+/* Read fd in reads of `chunk` bytes into buf (cap bytes; more is an error)
+ * until read fails or returns 0.  With O_NONBLOCK set, EAGAIN is counted and
+ * the wait continues through poll(). */
+void tp_drain(int fd, void *buf, size_t cap, size_t chunk, int timeout_ms,
+	      struct tp_drain *d, const char *what);
+
+/* Fill buf with a recognisable, position-dependent pattern. */
+void tp_pattern(void *buf, size_t len, unsigned seed);
+/* Offset of the first byte that differs from the pattern, or -1. */
+long tp_pattern_check(const void *buf, size_t len, unsigned seed);
+
+/* ---------------------------------------------------------------- children */
+
+/* The function a child runs: return 0 for success; call tp_child_fail for
+ * a failure with a message.  Runs with SIGALRM armed as a last-resort bound. */
+typedef int (*tp_child_fn)(void *arg);
+
+struct tp_child {
+	pid_t pid;
+	int report_fd; /* read end of the outcome pipe */
+};
+
+/* Fork, run fn(arg) in the child, report the outcome, _exit. */
+void tp_child_start(struct tp_child *c, tp_child_fn fn, void *arg);
+/* Wait for the child and fail the case if it failed; returns wait status. */
+int tp_child_join(struct tp_child *c, int timeout_ms, const char *what);
+/* Wait for the child to exit without checking its report; returns status. */
+int tp_child_reap(struct tp_child *c, int timeout_ms, const char *what);
+/* In a child: record why it failed; returns the value to return from fn. */
+int tp_child_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Track a pid forked by other means so it is killed and reaped at case end. */
+void tp_track(pid_t pid);
+void tp_untrack(pid_t pid);
+
+#endif

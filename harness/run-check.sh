@@ -1,0 +1,20 @@
+#!/bin/sh
+# Run the whole suite on the running kernel with Kyua and print a summary.
+# Usage: run-check.sh KYUA RESULTS_DB.  Exits 1 when any case failed or broke.
+set -u
+kyua=$1 db=$2
+mkdir -p "$(dirname "$db")"
+rm -f "$db"
+start=$(date +%s)
+# A clean environment: Kyua's reports copy every variable into their output.
+env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="${HOME:-/root}" TERM=dumb \
+	"$kyua" test -k Kyuafile -r "$db" > "${db%.db}.log" 2>&1
+rc=$?
+end=$(date +%s)
+"$kyua" report -r "$db" --results-filter broken,failed,xfail,skipped 2>&1 | grep -v '^===> Summary' || true
+passed=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type='passed'" 2>/dev/null | tail -1)
+failed=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type IN ('failed','broken')" 2>/dev/null | tail -1)
+skipped=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type IN ('skipped','expected_failure')" 2>/dev/null | tail -1)
+echo "ttypot check: kernel $(uname -r), $((end - start)) s, results in $db"
+echo "${passed:-0} passed, ${failed:-0} failed, ${skipped:-0} skipped"
+[ "$rc" -eq 0 ] && [ "${failed:-1}" = 0 ]
