@@ -12,6 +12,8 @@ EXPECT_LIBS   := -lexpect -ltcl8.6
 PREFIX  ?= /usr/local
 KYUA    ?= kyua
 RESULTS ?= reports/check.db
+# Cases Kyua runs at once: most cases wait on state, so 4 fits 2 cores.
+JOBS    ?= 4
 
 LIB      := atf/libttypot.a
 LIB_SRCS := $(wildcard atf/*.c)
@@ -63,7 +65,7 @@ deps:
 # The README's test command: every case on the running kernel.
 check: deps
 	@$(MAKE) --no-print-directory all
-	@harness/run-check.sh $(KYUA) $(RESULTS)
+	@harness/run-check.sh $(KYUA) $(RESULTS) $(JOBS)
 
 matrix: DEPS_FOR = matrix
 matrix: deps

@@ -1,15 +1,22 @@
 #!/bin/sh
 # Run the whole suite on the running kernel with Kyua and print a summary.
-# Usage: run-check.sh KYUA RESULTS_DB.  Exits 1 when any case failed or broke.
+# Usage: run-check.sh KYUA RESULTS_DB [JOBS].  Exits 1 when any case failed or broke.
 set -u
-kyua=$1 db=$2
+kyua=$1 db=$2 jobs=${3:-4}
 mkdir -p "$(dirname "$db")"
 rm -f "$db"
 start=$(date +%s)
 # A clean environment: Kyua's reports copy every variable into their output.
-env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="${HOME:-/root}" TERM=dumb \
-	"$kyua" test -k Kyuafile -r "$db" > "${db%.db}.log" 2>&1
-rc=$?
+# Kyua prints each case as it finishes: that is the progress display.
+rcfile=$(mktemp)
+trap 'rm -f "$rcfile"' EXIT
+{
+	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="${HOME:-/root}" TERM=dumb \
+		"$kyua" -v parallelism="$jobs" -v unprivileged_user=nobody \
+		test -k Kyuafile -r "$db" 2>&1
+	echo $? > "$rcfile"
+} | tee "${db%.db}.log"
+rc=$(cat "$rcfile")
 end=$(date +%s)
 "$kyua" report -r "$db" --results-filter broken,failed,xfail,skipped 2>&1 | grep -v '^===> Summary' || true
 passed=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type='passed'" 2>/dev/null | tail -1)
