@@ -55,6 +55,36 @@
 #define TP_CASE(name, standard, descr)                                         \
 	TP_CASE_TIMEOUT(name, standard, TP_CASE_TIMEOUT_S, descr)
 
+/*
+ * TP_CASE_META(name, standard, descr, extra) { body }
+ * As TP_CASE, with one more statement run in the head (it sees `tc`):
+ * TP_REQUIRE_ROOT(tc), TP_TAG_COMMITS(tc, broke, fixed), or both joined by
+ * a comma.
+ */
+#define TP_CASE_META(name, standard, descr, extra)                             \
+	ATF_TC(name);                                                          \
+	ATF_TC_HEAD(name, tc)                                                  \
+	{                                                                      \
+		tp_head(tc, (standard), TP_CASE_TIMEOUT_S, (descr));           \
+		extra;                                                         \
+	}                                                                      \
+	static void name##_body(const atf_tc_t *tc);                           \
+	ATF_TC_BODY(name, tc)                                                  \
+	{                                                                      \
+		tp_begin(tc, TP_CASE_TIMEOUT_S);                               \
+		name##_body(tc);                                               \
+		tp_end();                                                      \
+	}                                                                      \
+	static void name##_body(const atf_tc_t *tc __attribute__((unused)))
+
+/* A privileged case: Kyua skips it, saying why, unless run as root. */
+#define TP_REQUIRE_ROOT(tc) atf_tc_set_md_var((tc), "require.user", "root")
+#define TP_CASE_ROOT(name, standard, descr)                                    \
+	TP_CASE_META(name, standard, descr, TP_REQUIRE_ROOT(tc))
+/* A regression case, tagged with the commits that broke and fixed it. */
+#define TP_CASE_COMMITS(name, standard, broke, fixed, descr)                   \
+	TP_CASE_META(name, standard, descr, TP_TAG_COMMITS(tc, broke, fixed))
+
 /* Extra metadata: the commit that broke / fixed a behaviour, a CVE. */
 #define TP_TAG_COMMITS(tc, broke, fixed)                                      \
 	atf_tc_set_md_var((tc), "X-ttypot.commits", "broke %s fixed %s",       \
@@ -178,5 +208,40 @@ int tp_child_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Track a pid forked by other means so it is killed and reaped at case end. */
 void tp_track(pid_t pid);
 void tp_untrack(pid_t pid);
+
+/* ---------------------------------------------------------------- controlling tty, stepping a child (tp_ctty.c) */
+
+/* In a child: setsid() and make fd (a pty slave) the controlling tty.
+ * Returns 0, or a tp_child_fail() value. */
+int tp_child_take_ctty(int fd);
+
+/* A pair of pipes to step a child one byte at a time. */
+struct tp_sync {
+	int to_child[2];
+	int to_parent[2];
+	struct tp_child *child; /* joined for its report if it hangs up */
+};
+void tp_sync_open(struct tp_sync *s);        /* case side; fails the case */
+void tp_sync_close(struct tp_sync *s);
+void tp_sync_parent_side(struct tp_sync *s, struct tp_child *c); /* after fork */
+void tp_child_sync_side(struct tp_sync *s);  /* after fork, in the child */
+/* Case side: send c / wait (TP_WAIT_MS) for c, failing the case on error. */
+void tp_sync_post(struct tp_sync *s, char c, const char *what);
+void tp_sync_await(struct tp_sync *s, char c, const char *what);
+/* Child side: 0 or a tp_child_fail() value. */
+int tp_child_post(struct tp_sync *s, char c);
+int tp_child_await(struct tp_sync *s, char c, const char *what);
+/* In a child: wait for sig, which the child must have blocked. */
+int tp_child_await_signal(int sig, int timeout_ms, const char *what);
+/* In a child: bounded waitpid of a grandchild (killed after the deadline). */
+int tp_child_wait_exit(pid_t pid, int timeout_ms, int *status,
+		       const char *what);
+/* In a child: fork a grandchild that dies with its parent and carries an
+ * alarm; returns as fork() does. */
+pid_t tp_child_fork(void);
+/* Case side: wait until process pid sleeps (state S) inside system call
+ * number nr (e.g. SYS_poll), read from /proc/PID/syscall and /proc/PID/stat;
+ * where /proc/PID/syscall is missing, a sleeping state is enough. */
+void tp_wait_blocked(pid_t pid, long nr, const char *what);
 
 #endif

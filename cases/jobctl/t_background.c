@@ -1,0 +1,341 @@
+/* t_background.c: a background process group touching its controlling tty
+ * gets SIGTTIN / SIGTTOU (POSIX 11.1.4), or EIO where the signal cannot act.
+ *
+ * Process tree of every case: the case forks a session leader L that takes
+ * the slave as controlling tty (its group is the foreground one); L forks B
+ * into a new process group of the same session, which is therefore in the
+ * background and not orphaned (its parent L is in the same session, another
+ * group).  B runs one operation and reports a message (empty = success)
+ * through a pipe; L relays it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "ttypot.h"
+
+enum disp { CATCH, IGNORE, BLOCK };
+
+struct bg {
+	struct tp_pty p;
+	bool tostop;                   /* set TOSTOP before B runs */
+	int sig;                       /* signal whose disposition B sets */
+	enum disp disp;
+	const char *(*op)(struct bg *); /* B's operation: NULL or why it failed */
+};
+
+static volatile sig_atomic_t caught;
+static char msg[256];
+
+static void
+on_signal(int sig)
+{
+	caught = sig;
+}
+
+static void
+set_disposition(int sig, enum disp d)
+{
+	struct sigaction sa = {0};
+	sigemptyset(&sa.sa_mask);
+	if (d == BLOCK) {
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		return;
+	}
+	/* No SA_RESTART: the interrupted call returns EINTR instead of
+	 * restarting and raising the signal again forever. */
+	sa.sa_handler = d == IGNORE ? SIG_IGN : on_signal;
+	sigaction(sig, &sa, NULL);
+}
+
+/* In B: the result of a call that job control must stop with `sig`. */
+static const char *
+expect_signal(const char *call, ssize_t r, int sig)
+{
+	if (r >= 0)
+		snprintf(msg, sizeof(msg), "background %s succeeded (%zd), "
+			 "expected %s", call, r, strsignal(sig));
+	else if (errno != EINTR)
+		snprintf(msg, sizeof(msg), "background %s: %s, expected EINTR "
+			 "by %s", call, strerror(errno), strsignal(sig));
+	else if (caught != sig)
+		snprintf(msg, sizeof(msg), "background %s: EINTR but caught "
+			 "signal %d, expected %s", call, (int)caught,
+			 strsignal(sig));
+	else
+		return NULL;
+	return msg;
+}
+
+static const char *
+expect_errno(const char *call, ssize_t r, int err)
+{
+	if (r >= 0)
+		snprintf(msg, sizeof(msg), "background %s succeeded (%zd), "
+			 "expected %s", call, r, strerror(err));
+	else if (errno != err)
+		snprintf(msg, sizeof(msg), "background %s: %s, expected %s",
+			 call, strerror(errno), strerror(err));
+	else if (caught)
+		snprintf(msg, sizeof(msg), "background %s: signal %d caught",
+			 call, (int)caught);
+	else
+		return NULL;
+	return msg;
+}
+
+/* A private non-blocking descriptor on the ctty: a read that job control
+ * wrongly lets through returns EAGAIN instead of blocking. */
+static int
+open_ctty(void)
+{
+	return open("/dev/tty", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+}
+
+static const char *
+op_read_sigttin(struct bg *b)
+{
+	(void)b;
+	char c;
+	int fd = open_ctty();
+	if (fd < 0)
+		return "open /dev/tty in the background group failed";
+	return expect_signal("read", read(fd, &c, 1), SIGTTIN);
+}
+
+static const char *
+op_read_eio(struct bg *b)
+{
+	(void)b;
+	char c;
+	int fd = open_ctty();
+	if (fd < 0)
+		return "open /dev/tty in the background group failed";
+	const char *m = expect_errno("read", read(fd, &c, 1), EIO);
+	sigset_t pend;
+	sigpending(&pend);
+	if (m == NULL && sigismember(&pend, SIGTTIN))
+		m = "background read failed EIO but left SIGTTIN pending";
+	return m;
+}
+
+static const char *
+op_write_sigttou(struct bg *b)
+{
+	return expect_signal("write", write(b->p.slave, "bgw", 3), SIGTTOU);
+}
+
+static const char *
+op_write_ok(struct bg *b)
+{
+	ssize_t r = write(b->p.slave, "bgw", 3);
+	if (r == 3 && !caught)
+		return NULL;
+	snprintf(msg, sizeof(msg), "background write returned %zd (%s), "
+		 "caught signal %d; expected 3 bytes written, no signal",
+		 r, r < 0 ? strerror(errno) : "short", (int)caught);
+	return msg;
+}
+
+static const char *
+op_tcsetattr_sigttou(struct bg *b)
+{
+	struct termios t;
+	if (tcgetattr(b->p.slave, &t) != 0)
+		return "tcgetattr in the background group failed";
+	t.c_lflag &= ~ECHO;
+	return expect_signal("tcsetattr", tcsetattr(b->p.slave, TCSANOW, &t),
+			     SIGTTOU);
+}
+
+static const char *
+op_tcsetpgrp_sigttou(struct bg *b)
+{
+	return expect_signal("tcsetpgrp",
+			     tcsetpgrp(b->p.slave, getpgrp()), SIGTTOU);
+}
+
+/* L: the session leader. */
+static int
+leader(void *arg)
+{
+	struct bg *b = arg;
+	int rep[2], status;
+	char why[sizeof(msg)] = "";
+
+	if (tp_child_take_ctty(b->p.slave))
+		return 1;
+	if (b->tostop) {
+		struct termios t;
+		tcgetattr(b->p.slave, &t);
+		t.c_lflag |= TOSTOP;
+		if (tcsetattr(b->p.slave, TCSANOW, &t) != 0)
+			return tp_child_fail("set TOSTOP: %s", strerror(errno));
+	}
+	if (pipe(rep) != 0)
+		return tp_child_fail("pipe: %s", strerror(errno));
+	pid_t pid = tp_child_fork();
+	if (pid < 0)
+		return tp_child_fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(rep[0]);
+		if (setpgid(0, 0) != 0)
+			_exit(2);
+		set_disposition(b->sig, b->disp);
+		const char *m = b->op(b);
+		if (m != NULL && write(rep[1], m, strlen(m)) < 0)
+			_exit(3);
+		_exit(m == NULL ? 0 : 1);
+	}
+	close(rep[1]);
+	/* Both sides set the group, as a shell does, so B is in the
+	 * background before either goes on. */
+	setpgid(pid, pid);
+	if (tp_child_wait_exit(pid, TP_WAIT_MS, &status,
+			       "background process"))
+		return 1;
+	ssize_t n = read(rep[0], why, sizeof(why) - 1);
+	why[n > 0 ? n : 0] = '\0';
+	close(rep[0]);
+	if (why[0] != '\0')
+		return tp_child_fail("%s", why);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return tp_child_fail("background process ended with status "
+				     "0x%x",
+				     status);
+	/* The terminal is still ours and still in L's group's hands. */
+	if (tcgetpgrp(b->p.slave) != getpgrp())
+		return tp_child_fail("foreground group changed to %d",
+				     (int)tcgetpgrp(b->p.slave));
+	return 0;
+}
+
+static void
+run_bg(struct bg *b, const char *what)
+{
+	struct tp_child c;
+
+	tp_child_start(&c, leader, b);
+	tp_child_join(&c, TP_WAIT_MS, what);
+}
+
+TP_CASE(bg_read_gets_sigttin, TP_POSIX,
+	"A background process reading its controlling tty is sent SIGTTIN "
+	"and the read fails EINTR once the handler ran")
+{
+	struct bg b = {.sig = SIGTTIN, .disp = CATCH, .op = op_read_sigttin};
+	tp_pty_open(&b.p, TP_COOKED);
+	run_bg(&b, "background read");
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_read_eio_if_sigttin_ignored, TP_POSIX,
+	"A background read of the controlling tty with SIGTTIN ignored fails "
+	"EIO")
+{
+	struct bg b = {.sig = SIGTTIN, .disp = IGNORE, .op = op_read_eio};
+	tp_pty_open(&b.p, TP_COOKED);
+	run_bg(&b, "background read, SIGTTIN ignored");
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_read_eio_if_sigttin_blocked, TP_LINUX,
+	"Linux treats a blocked SIGTTIN as ignored: the background read fails "
+	"EIO and no signal is queued")
+{
+	struct bg b = {.sig = SIGTTIN, .disp = BLOCK, .op = op_read_eio};
+	tp_pty_open(&b.p, TP_COOKED);
+	run_bg(&b, "background read, SIGTTIN blocked");
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_write_tostop_gets_sigttou, TP_POSIX,
+	"With TOSTOP set, a background write to the controlling tty is sent "
+	"SIGTTOU and writes nothing")
+{
+	struct bg b = {.tostop = true, .sig = SIGTTOU, .disp = CATCH,
+		       .op = op_write_sigttou};
+	tp_pty_open(&b.p, TP_RAW);
+	run_bg(&b, "background write with TOSTOP");
+	/* A write that was stopped must not have queued anything either. */
+	int avail = -1;
+	ATF_REQUIRE(ioctl(b.p.master, FIONREAD, &avail) == 0);
+	ATF_CHECK_MSG(avail == 0, "%d bytes reached the master", avail);
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_write_without_tostop_succeeds, TP_POSIX,
+	"With TOSTOP clear, a background write to the controlling tty "
+	"succeeds without a signal and reaches the master")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = CATCH, .op = op_write_ok};
+	char got[3];
+	tp_pty_open(&b.p, TP_RAW);
+	tp_lflag(b.p.slave, 0, TOSTOP);
+	run_bg(&b, "background write without TOSTOP");
+	tp_read_exact(b.p.master, got, 3, 3, "background write on the master");
+	ATF_CHECK(memcmp(got, "bgw", 3) == 0);
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_write_tostop_sigttou_ignored_succeeds, TP_POSIX,
+	"With TOSTOP set but SIGTTOU ignored, a background write proceeds")
+{
+	struct bg b = {.tostop = true, .sig = SIGTTOU, .disp = IGNORE,
+		       .op = op_write_ok};
+	char got[3];
+	tp_pty_open(&b.p, TP_RAW);
+	run_bg(&b, "background write with TOSTOP, SIGTTOU ignored");
+	tp_read_exact(b.p.master, got, 3, 3, "background write on the master");
+	ATF_CHECK(memcmp(got, "bgw", 3) == 0);
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_tcsetattr_gets_sigttou, TP_POSIX,
+	"tcsetattr from a background process is sent SIGTTOU even without "
+	"TOSTOP, and the settings stay unchanged")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = CATCH,
+		       .op = op_tcsetattr_sigttou};
+	struct termios t;
+	tp_pty_open(&b.p, TP_COOKED);
+	tp_lflag(b.p.slave, ECHO, TOSTOP);
+	run_bg(&b, "background tcsetattr");
+	tp_tc_get(b.p.slave, &t);
+	ATF_CHECK_MSG(t.c_lflag & ECHO, "ECHO was cleared by the background "
+		      "tcsetattr");
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_tcsetpgrp_gets_sigttou, TP_POSIX,
+	"tcsetpgrp from a background process is sent SIGTTOU and the "
+	"foreground group stays the leader's")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = CATCH,
+		       .op = op_tcsetpgrp_sigttou};
+	tp_pty_open(&b.p, TP_COOKED);
+	run_bg(&b, "background tcsetpgrp");
+	tp_pty_close(&b.p);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, bg_read_gets_sigttin);
+	ATF_TP_ADD_TC(tp, bg_read_eio_if_sigttin_ignored);
+	ATF_TP_ADD_TC(tp, bg_read_eio_if_sigttin_blocked);
+	ATF_TP_ADD_TC(tp, bg_write_tostop_gets_sigttou);
+	ATF_TP_ADD_TC(tp, bg_write_without_tostop_succeeds);
+	ATF_TP_ADD_TC(tp, bg_write_tostop_sigttou_ignored_succeeds);
+	ATF_TP_ADD_TC(tp, bg_tcsetattr_gets_sigttou);
+	ATF_TP_ADD_TC(tp, bg_tcsetpgrp_gets_sigttou);
+	return atf_no_error();
+}

@@ -1,0 +1,181 @@
+/* t_pkt_flow.c: packet-mode STOP/START and NOSTOP/DOSTOP status from slave flow control. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "ttypot.h"
+
+static void
+set_pkt(int master, int on)
+{
+	if (ioctl(master, TIOCPKT, &on) != 0)
+		atf_tc_fail("ioctl(master, TIOCPKT, %d): %s", on, strerror(errno));
+}
+
+/* A pty pair with packet mode on; the master is non-blocking so that a read
+ * after poll can never hang. */
+static void
+pkt_open(struct tp_pty *p, enum tp_mode mode)
+{
+	tp_pty_open(p, mode);
+	set_pkt(p->master, 1);
+	tp_set_nonblock(p->master, true);
+}
+
+/* Status changes are posted synchronously by the ioctl that causes them:
+ * "no status" is checked at once, without a window. */
+static void
+expect_not_readable(int fd, const char *what)
+{
+	short rev = tp_poll1(fd, POLLIN, 0);
+	if (rev & POLLIN)
+		atf_tc_fail("%s: fd %d is readable (revents 0x%x)", what, fd,
+			    (unsigned)rev);
+}
+
+/* A status change is reported by one read returning exactly one byte. */
+static void
+expect_status(int master, unsigned char want, const char *what)
+{
+	unsigned char buf[64];
+
+	tp_wait_poll(master, POLLIN, TP_WAIT_MS, what);
+	ssize_t n = read(master, buf, sizeof(buf));
+	if (n < 0)
+		atf_tc_fail("%s: read: %s", what, strerror(errno));
+	if (n != 1 || buf[0] != want)
+		atf_tc_fail("%s: read returned %zd bytes, first 0x%02x; want the "
+			    "single status byte 0x%02x",
+			    what, n, n > 0 ? buf[0] : 0, want);
+}
+
+static void
+flow(int fd, int action, const char *name)
+{
+	if (tcflow(fd, action) != 0)
+		atf_tc_fail("tcflow(slave, %s): %s", name, strerror(errno));
+}
+
+static void
+set_cc(int fd, int idx, cc_t val)
+{
+	struct termios t;
+	tp_tc_get(fd, &t);
+	t.c_cc[idx] = val;
+	tp_tc_set(fd, &t);
+}
+
+TP_CASE(pkt_stop_start, TP_LINUX,
+	"tcflow(slave, TCOOFF) reports TIOCPKT_STOP (0x04), TCOON then "
+	"reports TIOCPKT_START (0x08)")
+{
+	struct tp_pty p;
+
+	pkt_open(&p, TP_RAW);
+	flow(p.slave, TCOOFF, "TCOOFF");
+	expect_status(p.master, TIOCPKT_STOP, "status after TCOOFF");
+	flow(p.slave, TCOON, "TCOON");
+	expect_status(p.master, TIOCPKT_START, "status after TCOON");
+	expect_not_readable(p.master, "one status per change");
+	tp_pty_close(&p);
+}
+
+TP_CASE(pkt_start_replaces_unread_stop, TP_LINUX,
+	"TCOOFF then TCOON before the master reads leaves one status byte, "
+	"TIOCPKT_START alone: START clears the unread STOP bit")
+{
+	struct tp_pty p;
+
+	pkt_open(&p, TP_RAW);
+	flow(p.slave, TCOOFF, "TCOOFF");
+	flow(p.slave, TCOON, "TCOON");
+	expect_status(p.master, TIOCPKT_START, "merged status");
+	expect_not_readable(p.master, "a single merged status");
+	tp_pty_close(&p);
+}
+
+TP_CASE(pkt_stop_char_input, TP_LINUX,
+	"With IXON on the slave, ^S and ^Q arriving from the master stop and "
+	"restart slave output and report TIOCPKT_STOP then TIOCPKT_START")
+{
+	struct tp_pty p;
+
+	pkt_open(&p, TP_COOKED);
+	tp_lflag(p.slave, 0, ECHO);
+	tp_write_str(p.master, "\023", "master write of ^S");
+	expect_status(p.master, TIOCPKT_STOP, "status after ^S");
+	tp_write_str(p.master, "\021", "master write of ^Q");
+	expect_status(p.master, TIOCPKT_START, "status after ^Q");
+	tp_pty_close(&p);
+}
+
+TP_CASE(pkt_ixon_nostop_dostop, TP_LINUX,
+	"Clearing IXON (with VSTOP ^S, VSTART ^Q) reports TIOCPKT_NOSTOP "
+	"(0x10); setting it again reports TIOCPKT_DOSTOP (0x20)")
+{
+	struct tp_pty p;
+
+	pkt_open(&p, TP_COOKED);
+	set_cc(p.slave, VSTOP, 023);
+	set_cc(p.slave, VSTART, 021);
+	tp_iflag(p.slave, IXON, 0);
+	/* Whatever the setup produced is not under test. */
+	while (tp_poll1(p.master, POLLIN, 0) & POLLIN)
+		expect_status(p.master, TIOCPKT_DOSTOP, "status of the setup");
+	tp_iflag(p.slave, 0, IXON);
+	expect_status(p.master, TIOCPKT_NOSTOP, "status after clearing IXON");
+	tp_iflag(p.slave, IXON, 0);
+	expect_status(p.master, TIOCPKT_DOSTOP, "status after setting IXON");
+	tp_pty_close(&p);
+}
+
+TP_CASE(pkt_vstop_change_nostop, TP_LINUX,
+	"With IXON set, changing VSTOP away from ^S reports TIOCPKT_NOSTOP; "
+	"restoring it reports TIOCPKT_DOSTOP")
+{
+	struct tp_pty p;
+
+	pkt_open(&p, TP_COOKED);
+	set_cc(p.slave, VSTOP, 023);
+	set_cc(p.slave, VSTART, 021);
+	tp_iflag(p.slave, IXON, 0);
+	while (tp_poll1(p.master, POLLIN, 0) & POLLIN)
+		expect_status(p.master, TIOCPKT_DOSTOP, "status of the setup");
+	set_cc(p.slave, VSTOP, 030);
+	expect_status(p.master, TIOCPKT_NOSTOP, "status after VSTOP = ^X");
+	set_cc(p.slave, VSTOP, 023);
+	expect_status(p.master, TIOCPKT_DOSTOP, "status after VSTOP = ^S");
+	tp_pty_close(&p);
+}
+
+TP_CASE(pkt_other_termios_no_status, TP_LINUX,
+	"Without EXTPROC, termios changes that do not affect ^S/^Q flow "
+	"control (ECHO, ICANON, VMIN, OPOST) report no status")
+{
+	struct tp_pty p;
+	struct termios t;
+
+	pkt_open(&p, TP_COOKED);
+	tp_tc_get(p.slave, &t);
+	t.c_lflag ^= ECHO | ICANON;
+	t.c_oflag ^= OPOST;
+	t.c_cc[VMIN] = 7;
+	tp_tc_set(p.slave, &t);
+	expect_not_readable(p.master, "status for a termios change");
+	tp_pty_close(&p);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, pkt_stop_start);
+	ATF_TP_ADD_TC(tp, pkt_start_replaces_unread_stop);
+	ATF_TP_ADD_TC(tp, pkt_stop_char_input);
+	ATF_TP_ADD_TC(tp, pkt_ixon_nostop_dostop);
+	ATF_TP_ADD_TC(tp, pkt_vstop_change_nostop);
+	ATF_TP_ADD_TC(tp, pkt_other_termios_no_status);
+	return atf_no_error();
+}
