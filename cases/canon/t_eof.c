@@ -77,23 +77,6 @@ expect_not_readable(int fd, const char *what)
 
 #define EXPECT_LINE(fd, lit, what) expect_read((fd), (lit), sizeof(lit) - 1, (what))
 
-/* TP_CASE plus the commits that broke and fixed the behaviour, in the head. */
-#define TP_CASE_TAGGED(name, standard, broke, fixed, descr)                    \
-	ATF_TC(name);                                                          \
-	ATF_TC_HEAD(name, tc)                                                  \
-	{                                                                      \
-		tp_head(tc, (standard), TP_CASE_TIMEOUT_S, (descr));           \
-		TP_TAG_COMMITS(tc, (broke), (fixed));                          \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc);                           \
-	ATF_TC_BODY(name, tc)                                                  \
-	{                                                                      \
-		tp_begin(tc, TP_CASE_TIMEOUT_S);                               \
-		name##_body(tc);                                               \
-		tp_end();                                                      \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc __attribute__((unused)))
-
 static int
 fionread(int fd)
 {
@@ -152,7 +135,7 @@ TP_CASE(eof_mid_line_pushes_partial, TP_POSIX,
 	tp_pty_close(&p);
 }
 
-TP_CASE_TAGGED(eof_push_exact_fill, TP_LINUX,
+TP_CASE_COMMITS(eof_push_exact_fill, TP_LINUX,
 	"40d5e0905a03 359303076163", "ac8f3bf8832a 65a8b287023d",
 	"Regression (#5, #14): after \"abcd^D\" and \"xy\\n\", read(4) returns "
 	"abcd and the next read returns xy NL, not a spurious 0 (EOF push "

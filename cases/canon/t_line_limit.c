@@ -56,23 +56,6 @@ expect_read(int fd, const char *want, size_t len, const char *what)
 }
 #define EXPECT_LINE(fd, lit, what) expect_read((fd), (lit), sizeof(lit) - 1, (what))
 
-/* TP_CASE plus the commits that broke and fixed the behaviour, in the head. */
-#define TP_CASE_TAGGED(name, standard, broke, fixed, descr)                    \
-	ATF_TC(name);                                                          \
-	ATF_TC_HEAD(name, tc)                                                  \
-	{                                                                      \
-		tp_head(tc, (standard), TP_CASE_TIMEOUT_S, (descr));           \
-		TP_TAG_COMMITS(tc, (broke), (fixed));                          \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc);                           \
-	ATF_TC_BODY(name, tc)                                                  \
-	{                                                                      \
-		tp_begin(tc, TP_CASE_TIMEOUT_S);                               \
-		name##_body(tc);                                               \
-		tp_end();                                                      \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc __attribute__((unused)))
-
 /* n_tty's read buffer: a canonical line holds at most this many bytes,
  * the line terminator included. */
 #define CANON_LINE_MAX 4096
@@ -112,7 +95,7 @@ TP_CASE(line_limit_4096, TP_LINUX,
 	tp_pty_close(&p);
 }
 
-TP_CASE_TAGGED(line_of_65_in_one_read, TP_LINUX, "3b830a9c34d5", "359303076163",
+TP_CASE_COMMITS(line_of_65_in_one_read, TP_LINUX, "3b830a9c34d5", "359303076163",
 	"Regression (#13): a 65-byte line (64 'a' + NL) comes back whole from "
 	"one large read, then the next line; 5.11 split it after 64 bytes "
 	"(broke 3b830a9c34d5, fixed 359303076163)")

@@ -23,23 +23,6 @@
 /* poll() events asked for wherever revents are compared exactly. */
 #define ALL_EVENTS (POLLIN | POLLRDNORM | POLLPRI | POLLOUT | POLLWRNORM)
 
-/* Cases needing private devpts or other root-only operations. */
-#define ROOT_CASE(name, standard, descr)                                       \
-	ATF_TC(name);                                                          \
-	ATF_TC_HEAD(name, tc)                                                  \
-	{                                                                      \
-		tp_head(tc, (standard), TP_CASE_TIMEOUT_S, (descr));           \
-		atf_tc_set_md_var(tc, "require.user", "root");                 \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc);                           \
-	ATF_TC_BODY(name, tc)                                                  \
-	{                                                                      \
-		tp_begin(tc, TP_CASE_TIMEOUT_S);                               \
-		name##_body(tc);                                               \
-		tp_end();                                                      \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc __attribute__((unused)))
-
 /* read() once, after poll says it will not block; returns read's result
  * with errno preserved. */
 static ssize_t
@@ -412,7 +395,7 @@ TP_CASE(blocked_slave_reader_wakes, TP_LINUX,
 	tp_pty_close(&p);
 }
 
-ROOT_CASE(slave_node_gone_after_master_close, TP_LINUX,
+TP_CASE_ROOT(slave_node_gone_after_master_close, TP_LINUX,
 	  "Once the master closes, the /dev/pts node disappears: stat and open "
 	  "of the slave path fail with ENOENT, whether or not a slave "
 	  "descriptor is still open (private devpts instance, needs root)")

@@ -30,24 +30,6 @@
 #define HUNG_UP_REVENTS                                                        \
 	(POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM | POLLERR | POLLHUP)
 
-#define CASE_HEAD(name, standard, descr)                                       \
-	ATF_TC(name);                                                          \
-	static void name##_body(const atf_tc_t *tc);                           \
-	ATF_TC_BODY(name, tc)                                                  \
-	{                                                                      \
-		tp_begin(tc, TP_CASE_TIMEOUT_S);                               \
-		name##_body(tc);                                               \
-		tp_end();                                                      \
-	}                                                                      \
-	ATF_TC_HEAD(name, tc)                                                  \
-	{                                                                      \
-		tp_head(tc, (standard), TP_CASE_TIMEOUT_S, (descr));
-
-/* A case whose head carries more metadata: CASE_HEAD(...) extra; CASE_BODY */
-#define CASE_BODY(name)                                                        \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc __attribute__((unused)))
-
 /* ---------------------------------------------------------------- child side */
 
 /* Everything here runs in forked children: no ATF calls, report through
@@ -212,13 +194,12 @@ start_leader(struct tp_child *c, struct leader_arg *a, struct tp_pty *p,
 	close(pfd[0]);
 }
 
-CASE_HEAD(master_close_sends_sighup_to_leader, TP_POSIX,
+TP_CASE_META(master_close_sends_sighup_to_leader, TP_POSIX,
 	  "A session leader whose controlling tty is the slave gets SIGHUP "
 	  "(si_code SI_KERNEL) when the master closes, and loses its ctty "
-	  "(open /dev/tty fails with ENXIO)")
-TP_TAG_COMMITS(tc, "5.11 tty read/write conversions",
-	       "ddc5fda74561, 17749851eb9c");
-CASE_BODY(master_close_sends_sighup_to_leader)
+	  "(open /dev/tty fails with ENXIO)",
+	     TP_TAG_COMMITS(tc, "5.11 tty read/write conversions",
+	       "ddc5fda74561, 17749851eb9c"))
 {
 	struct tp_pty p;
 	struct tp_child c;
@@ -231,13 +212,12 @@ CASE_BODY(master_close_sends_sighup_to_leader)
 	tp_pty_close(&p);
 }
 
-CASE_HEAD(hung_up_slave_read_eof_write_eio, TP_LINUX,
+TP_CASE_META(hung_up_slave_read_eof_write_eio, TP_LINUX,
 	  "Regression #11: after the master closes, every slave descriptor, "
 	  "not only the ctty one, reads 0, writes EIO and polls "
-	  "IN|OUT|ERR|HUP (+RDNORM|WRNORM)")
-TP_TAG_COMMITS(tc, "5.11 tty read/write conversions",
-	       "ddc5fda74561, 17749851eb9c");
-CASE_BODY(hung_up_slave_read_eof_write_eio)
+	  "IN|OUT|ERR|HUP (+RDNORM|WRNORM)",
+	     TP_TAG_COMMITS(tc, "5.11 tty read/write conversions",
+	       "ddc5fda74561, 17749851eb9c"))
 {
 	struct tp_pty p;
 	struct tp_child c;
@@ -396,12 +376,11 @@ TP_CASE(foreground_pgrp_gets_sighup, TP_POSIX,
 
 /* ---------------------------------------------------------------- vhangup */
 
-CASE_HEAD(tiocvhangup_hangs_up_other_fds, TP_LINUX,
+TP_CASE_META(tiocvhangup_hangs_up_other_fds, TP_LINUX,
 	  "TIOCVHANGUP on one slave descriptor (CAP_SYS_ADMIN) hangs up every "
 	  "slave descriptor (read 0, write EIO) but not the master, and the "
-	  "slave can be reopened and used afterwards")
-atf_tc_set_md_var(tc, "require.user", "root");
-CASE_BODY(tiocvhangup_hangs_up_other_fds)
+	  "slave can be reopened and used afterwards",
+	     TP_REQUIRE_ROOT(tc))
 {
 	struct tp_pty p;
 	char buf[8];
@@ -499,12 +478,11 @@ getty_vhangup(void *arg)
 	return 0;
 }
 
-CASE_HEAD(vhangup_syscall_hangs_up_ctty, TP_LINUX,
+TP_CASE_META(vhangup_syscall_hangs_up_ctty, TP_LINUX,
 	  "vhangup() by a session leader that ignores SIGHUP (as getty does, "
 	  "CAP_SYS_ADMIN) hangs up its ctty and every other slave descriptor, "
-	  "detaches the ctty, and a reopen of the slave works again")
-atf_tc_set_md_var(tc, "require.user", "root");
-CASE_BODY(vhangup_syscall_hangs_up_ctty)
+	  "detaches the ctty, and a reopen of the slave works again",
+	     TP_REQUIRE_ROOT(tc))
 {
 	struct tp_pty p;
 	struct tp_child c;

@@ -570,23 +570,6 @@ run_scenario(const atf_tc_t *tc, const struct scenario *sc)
 	tp_pty_close(&p);
 }
 
-/* A case with the regressions it guards in its metadata. */
-#define CLOSE_CASE(name, broke, fixed, descr)                                  \
-	ATF_TC(name);                                                          \
-	ATF_TC_HEAD(name, tc)                                                  \
-	{                                                                      \
-		tp_head(tc, TP_LINUX, TP_CASE_TIMEOUT_S, (descr));             \
-		TP_TAG_COMMITS(tc, (broke), (fixed));                          \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc);                           \
-	ATF_TC_BODY(name, tc)                                                  \
-	{                                                                      \
-		tp_begin(tc, TP_CASE_TIMEOUT_S);                               \
-		name##_body(tc);                                               \
-		tp_end();                                                      \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc)
-
 /* #1 (2.6.31 data loss on close) and #4 (4096-byte ldisc boundary). */
 #define BROKE_1 "d945cb9cce20(unverified)"
 #define FIXED_1 "3a54297478e6,1a48632ffed6"
@@ -595,7 +578,7 @@ run_scenario(const atf_tc_t *tc, const struct scenario *sc)
 #define FIXED_3 "0f40fbbcc34e"
 
 #define SCENARIO(name, rd, tty, n, ex, broke, fixed, descr)                    \
-	CLOSE_CASE(name, broke, fixed, descr)                                  \
+	TP_CASE_COMMITS(name, TP_LINUX, broke, fixed, descr)                                  \
 	{                                                                      \
 		static const struct scenario sc = {rd, tty, n, ex};            \
 		run_scenario(tc, &sc);                                         \
@@ -719,7 +702,7 @@ expect_no_hangup(int master, const char *why)
 	tp_set_nonblock(master, false);
 }
 
-CLOSE_CASE(parent_slave_copy_blocks_eio, BROKE_1, FIXED_1,
+TP_CASE_COMMITS(parent_slave_copy_blocks_eio, TP_LINUX, BROKE_1, FIXED_1,
 	   "While the parent still holds its own slave descriptor, the "
 	   "child's exit brings its data but no EIO (EAGAIN instead); closing "
 	   "the parent's copy then gives EIO")
@@ -755,7 +738,7 @@ CLOSE_CASE(parent_slave_copy_blocks_eio, BROKE_1, FIXED_1,
 
 #define HOLD_N 100
 
-CLOSE_CASE(grandchild_holds_slave, BROKE_1, FIXED_1,
+TP_CASE_COMMITS(grandchild_holds_slave, TP_LINUX, BROKE_1, FIXED_1,
 	   "A child writes, forks a grandchild that keeps the slave open, and "
 	   "exits: the master gives the data but no EIO while the grandchild "
 	   "holds the slave; when it writes more and exits, the rest, then EIO")

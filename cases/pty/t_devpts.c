@@ -39,23 +39,6 @@
 /* Other processes may open or close ptys while the case counts. */
 #define PTY_COUNT_SLACK 8
 
-/* A case that needs root (mounts, other uids), declared to Kyua. */
-#define ROOT_CASE(name, standard, descr)                                       \
-	ATF_TC(name);                                                          \
-	ATF_TC_HEAD(name, tc)                                                  \
-	{                                                                      \
-		tp_head(tc, (standard), TP_CASE_TIMEOUT_S, (descr));           \
-		atf_tc_set_md_var(tc, "require.user", "root");                 \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc);                           \
-	ATF_TC_BODY(name, tc)                                                  \
-	{                                                                      \
-		tp_begin(tc, TP_CASE_TIMEOUT_S);                               \
-		name##_body(tc);                                               \
-		tp_end();                                                      \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc __attribute__((unused)))
-
 /* ---------------------------------------------------------------- helpers */
 
 struct devpts_opts {
@@ -278,7 +261,7 @@ child_owner(void *varg)
 	return 0;
 }
 
-ROOT_CASE(slave_node_owner_is_opener, TP_LINUX,
+TP_CASE_ROOT(slave_node_owner_is_opener, TP_LINUX,
 	"A slave node belongs to the uid/gid that opened the master (unless "
 	"the devpts uid=/gid= options say otherwise), its owner can open it, "
 	"and another user cannot when the mode gives others no access")
@@ -297,7 +280,7 @@ ROOT_CASE(slave_node_owner_is_opener, TP_LINUX,
 	tp_child_join(&c, TP_WAIT_MS, "unprivileged child opening a pty");
 }
 
-ROOT_CASE(instance_options_applied, TP_LINUX,
+TP_CASE_ROOT(instance_options_applied, TP_LINUX,
 	"A new devpts instance mounted with uid=, gid=5, mode=0620, "
 	"ptmxmode=0666 numbers its ptys from 0 independently of the host's, "
 	"shows the options in mountinfo, and gives its slave nodes and its "
@@ -330,7 +313,7 @@ ROOT_CASE(instance_options_applied, TP_LINUX,
 	close(m);
 }
 
-ROOT_CASE(index_reused_after_close, TP_LINUX,
+TP_CASE_ROOT(index_reused_after_close, TP_LINUX,
 	"In a fresh devpts instance ptys get indices 0, 1, 2; closing pair 1 "
 	"frees index 1 for the next open; a master closed while its slave is "
 	"still open keeps its index until the slave closes too")
@@ -369,7 +352,7 @@ ROOT_CASE(index_reused_after_close, TP_LINUX,
 	close(m[2]);
 }
 
-ROOT_CASE(instance_max_option_enforced, TP_LINUX,
+TP_CASE_ROOT(instance_max_option_enforced, TP_LINUX,
 	"A devpts instance mounted with max=4 allows four ptys; the fifth open "
 	"of ptmx fails with ENOSPC; closing one lets the next open take its "
 	"index")
@@ -465,7 +448,7 @@ child_emfile(void *varg)
 	return 0;
 }
 
-ROOT_CASE(emfile_leaks_no_pty, TP_LINUX,
+TP_CASE_ROOT(emfile_leaks_no_pty, TP_LINUX,
 	"In a fresh devpts instance, ptmx and slave opens refused with EMFILE "
 	"leave no slave node and no allocated index behind: the next pty "
 	"gets index 0")
@@ -506,7 +489,7 @@ read_sysctl(const char *path)
 	return v;
 }
 
-ROOT_CASE(pty_max_respected, TP_LINUX,
+TP_CASE_ROOT(pty_max_respected, TP_LINUX,
 	"A devpts instance mounted outside the initial mount namespace may "
 	"not use the kernel.pty.reserve pool: opening ptys there fails with "
 	"ENOSPC once kernel.pty.nr reaches kernel.pty.max - reserve (Linux "

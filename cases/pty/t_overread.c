@@ -17,23 +17,6 @@
 
 #include "ttypot.h"
 
-#define CASE_HEAD(name, standard, descr)                                       \
-	ATF_TC(name);                                                          \
-	static void name##_body(const atf_tc_t *tc);                           \
-	ATF_TC_BODY(name, tc)                                                  \
-	{                                                                      \
-		tp_begin(tc, TP_CASE_TIMEOUT_S);                               \
-		name##_body(tc);                                               \
-		tp_end();                                                      \
-	}                                                                      \
-	ATF_TC_HEAD(name, tc)                                                  \
-	{                                                                      \
-		tp_head(tc, (standard), TP_CASE_TIMEOUT_S, (descr));
-
-#define CASE_BODY(name)                                                        \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc __attribute__((unused)))
-
 /* read() once, after poll says it will not block. */
 static ssize_t
 read_once(int fd, void *buf, size_t len, const char *what)
@@ -333,12 +316,11 @@ TP_CASE(read_exactly_prompt_keeps_rest, TP_POSIX,
 
 /* ---------------------------------------------------------------- regressions */
 
-CASE_HEAD(read_not_capped_at_64, TP_LINUX,
+TP_CASE_META(read_not_capped_at_64, TP_LINUX,
 	  "Regression #10: with 4000 bytes queued on the master, one "
-	  "read(8192) returns all 4000 (5.11 returned at most 64 per read)")
-TP_TAG_COMMITS(tc, "3b830a9c34d5 (5.11)",
-	       "15ea8ae8e03f, d7fe75cbc23c, e71a8d5cf4b4");
-CASE_BODY(read_not_capped_at_64)
+	  "read(8192) returns all 4000 (5.11 returned at most 64 per read)",
+	     TP_TAG_COMMITS(tc, "3b830a9c34d5 (5.11)",
+	       "15ea8ae8e03f, d7fe75cbc23c, e71a8d5cf4b4"))
 {
 	struct tp_pty p;
 	static char out[4000], buf[8192];
@@ -355,12 +337,11 @@ CASE_BODY(read_not_capped_at_64)
 	tp_pty_close(&p);
 }
 
-CASE_HEAD(canon_64_char_line_not_split, TP_LINUX,
+TP_CASE_META(canon_64_char_line_not_split, TP_LINUX,
 	  "Regression #13: a canonical line of 64 chars + newline then "
 	  "\"bb\\n\" read with a 4096-byte buffer gives reads of 65 (ending "
-	  "in newline) then 3")
-TP_TAG_COMMITS(tc, "3b830a9c34d5 (5.11)", "359303076163 (5.17)");
-CASE_BODY(canon_64_char_line_not_split)
+	  "in newline) then 3",
+	     TP_TAG_COMMITS(tc, "3b830a9c34d5 (5.11)", "359303076163 (5.17)"))
 {
 	struct tp_pty p;
 	char out[65], buf[4096];

@@ -17,23 +17,6 @@
 
 #include "ttypot.h"
 
-/* A case that needs root (mount namespaces), declared to Kyua. */
-#define ROOT_CASE(name, standard, descr)                                       \
-	ATF_TC(name);                                                          \
-	ATF_TC_HEAD(name, tc)                                                  \
-	{                                                                      \
-		tp_head(tc, (standard), TP_CASE_TIMEOUT_S, (descr));           \
-		atf_tc_set_md_var(tc, "require.user", "root");                 \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc);                           \
-	ATF_TC_BODY(name, tc)                                                  \
-	{                                                                      \
-		tp_begin(tc, TP_CASE_TIMEOUT_S);                               \
-		name##_body(tc);                                               \
-		tp_end();                                                      \
-	}                                                                      \
-	static void name##_body(const atf_tc_t *tc __attribute__((unused)))
-
 static int
 open_master(const char *ptmx)
 {
@@ -375,7 +358,7 @@ TP_CASE(peer_emfile_clean, TP_LINUX,
 	tp_pty_close(&p);
 }
 
-ROOT_CASE(peer_survives_overmount, TP_LINUX,
+TP_CASE_ROOT(peer_survives_overmount, TP_LINUX,
 	"In a private mount namespace, after a new devpts instance is mounted "
 	"over /dev/pts: a master opened through /dev/pts/ptmx still gets its "
 	"own peer (old instance, its index, connected), while a master opened "
