@@ -31,7 +31,7 @@ HARNESS          := harness/ttypot
 HARNESS_TEST_SRCS := $(wildcard harness/tests/t_*.c)
 HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 
-.PHONY: all check matrix deps clean install
+.PHONY: all check matrix mutants bisect-demo deps clean install
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS)
 
 atf/%.o: atf/%.c atf/ttypot.h atf/tp_private.h
@@ -59,6 +59,7 @@ $(HARNESS): harness/main.c $(HARNESS_LIB)
 harness/tests/%: harness/tests/%.c $(HARNESS_LIB)
 	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) -Iharness -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) -lm
 
+DEPS_FOR ?= check
 deps:
 	@harness/deps.sh $(DEPS_FOR)
 
@@ -71,6 +72,18 @@ matrix: DEPS_FOR = matrix
 matrix: deps
 	@$(MAKE) --no-print-directory all
 	$(HARNESS) matrix $(KERNELS)
+
+# Kernel mutation testing and the git bisect run demonstration
+# (fixtures/mutants/README.md).  MUTANTS_ARGS e.g. "--race-runs 20".
+mutants: DEPS_FOR = matrix
+mutants: deps
+	@$(MAKE) --no-print-directory all
+	$(HARNESS) mutants $(MUTANTS_ARGS)
+
+bisect-demo: DEPS_FOR = matrix
+bisect-demo: deps
+	@$(MAKE) --no-print-directory all
+	fixtures/bisect-demo.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/ttypot

@@ -1,12 +1,19 @@
 #!/bin/sh
 # Install the Debian packages ttypot needs, when missing.  Run as root it
 # installs them; otherwise it names them and fails.
-# Usage: deps.sh [matrix]   (matrix adds QEMU, busybox and kernel build tools)
+# Usage: deps.sh check|matrix
+#   check:  build, Kyua, QEMU and busybox (the end-to-end guest case), and
+#           Chromium (the test that renders matrix.html)
+#   matrix: build, Kyua, QEMU and busybox, and kernel build tools
 set -eu
-pkgs="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev"
-if [ "${1:-}" = matrix ]; then
-	pkgs="$pkgs qemu-system-x86 busybox-static cpio gzip ccache flex bison bc libelf-dev libssl-dev xz-utils dpkg-dev"
-fi
+build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev"
+guest="qemu-system-x86 busybox-static cpio gzip dpkg-dev"
+kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils"
+case "${1:-check}" in
+check) pkgs="$build $guest chromium" ;;
+matrix) pkgs="$build $guest $kbuild" ;;
+*) echo "usage: deps.sh check|matrix" >&2; exit 2 ;;
+esac
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -1,0 +1,26 @@
+/* report_csv.c: matrix.csv: one header line, then one line per case:
+ * case,area,<one column per kernel: "status" or "status (mark)">. */
+#include "report.h"
+
+void report_csv(const struct matrix *m, struct rbuf *b)
+{
+	rbuf_add(b, "case,area");
+	for (size_t c = 0; c < m->ncols; c++) {
+		rbuf_addc(b, ',');
+		rbuf_csv(b, m->cols[c]->label);
+	}
+	rbuf_add(b, "\r\n");
+	for (size_t r = 0; r < m->rows.n; r++) {
+		char area[128], cell[64];
+		case_area(m->rows.v[r], area, sizeof area);
+		rbuf_csv(b, m->rows.v[r]);
+		rbuf_addc(b, ',');
+		rbuf_csv(b, area);
+		for (size_t c = 0; c < m->ncols; c++) {
+			report_cell_text(m, r, c, cell, sizeof cell);
+			rbuf_addc(b, ',');
+			rbuf_csv(b, cell);
+		}
+		rbuf_add(b, "\r\n");
+	}
+}

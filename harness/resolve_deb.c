@@ -1,0 +1,275 @@
+/* resolve_deb.c: deb:PACKAGE[=VERSION] and PATH.deb kernels. */
+#include "kresolve.h"
+#include "kutil.h"
+#include "proc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define APT_DEADLINE_MS (15 * 60 * 1000)
+#define DPKG_DEADLINE_MS (10 * 60 * 1000)
+
+/* First line of a command's output, for error messages. */
+static const char *
+first_line(const struct proc_result *r, char *buf, size_t len)
+{
+	const char *p = r->out;
+	while (*p == '\n' || *p == ' ')
+		p++;
+	size_t n = strcspn(p, "\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return *buf ? buf : "(no output)";
+}
+
+/* Value of "Field: value" in control-file text. */
+static bool
+control_field(const char *text, const char *field, char *out, size_t outlen)
+{
+	size_t fl = strlen(field);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		if (!strncmp(p, field, fl) && p[fl] == ':') {
+			const char *v = p + fl + 1;
+			while (*v == ' ')
+				v++;
+			size_t n = strcspn(v, "\n");
+			if (n >= outlen)
+				return false;
+			memcpy(out, v, n);
+			out[n] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The linux-image-* package a meta package depends on, if any. */
+static bool
+image_dependency(const char *depends, char *out, size_t outlen)
+{
+	const char *p = strstr(depends, "linux-image-");
+	if (!p)
+		return false;
+	size_t n = strcspn(p, " ,|(");
+	if (n >= outlen)
+		return false;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
+}
+
+/* Find boot/vmlinuz-<rel> under dir; fills rel. */
+static bool
+find_vmlinuz(const char *dir, char *rel, size_t rellen)
+{
+	char boot[PATH_MAX];
+	ku_fmt(boot, sizeof boot, "%s/boot", dir);
+	DIR *d = opendir(boot);
+	if (!d)
+		return false;
+	struct dirent *e;
+	bool found = false;
+	while ((e = readdir(d))) {
+		if (!strncmp(e->d_name, "vmlinuz-", 8) &&
+		    strlen(e->d_name + 8) < rellen) {
+			strcpy(rel, e->d_name + 8);
+			found = true;
+			break;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* Unpack a .deb (once) and fill out from its contents. */
+static int
+unpack_deb(const char *deb, const char *what, const char *cache,
+	   const char *key, bool follow_deps, struct kernel_info *out,
+	   char *depend_pkg, size_t deplen, char *err, size_t errlen)
+{
+	struct proc_result *r = malloc(sizeof *r);
+	char xdir[PATH_MAX], tmp[PATH_MAX + 8];
+	int rc = -1;
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", what);
+		return -1;
+	}
+	const char *fargv[] = {"dpkg-deb", "-f", deb, NULL};
+	struct proc_opts fo = {.deadline_ms = DPKG_DEADLINE_MS};
+	if (proc_run(fargv, &fo, r) != 0) {
+		char l[200];
+		snprintf(err, errlen, "broken .deb %s: %s", deb,
+			 r->err[0] ? r->err : first_line(r, l, sizeof l));
+		goto out;
+	}
+	char pkg[256] = "", version[256] = "", depends[2048] = "";
+	control_field(r->out, "Package", pkg, sizeof pkg);
+	control_field(r->out, "Version", version, sizeof version);
+	control_field(r->out, "Depends", depends, sizeof depends);
+
+	ku_fmt(xdir, sizeof xdir, "%s/deb/x/%s", cache, key);
+	if (!ku_is_dir(xdir)) {
+		double t0 = proc_now();
+		ku_progress("unpacking %s", deb);
+		ku_fmt(tmp, sizeof tmp, "%s.tmp", xdir);
+		ku_rm_rf(tmp);
+		if (ku_mkdir_p(tmp, 0755) < 0) {
+			snprintf(err, errlen, "%s: cannot create %s: %s", what,
+				 tmp, strerror(errno));
+			goto out;
+		}
+		const char *xargv[] = {"dpkg-deb", "-x", deb, tmp, NULL};
+		if (proc_run(xargv, &fo, r) != 0) {
+			char l[200];
+			snprintf(err, errlen, "broken .deb %s: %s", deb,
+				 r->err[0] ? r->err : first_line(r, l, sizeof l));
+			ku_rm_rf(tmp);
+			goto out;
+		}
+		if (rename(tmp, xdir) < 0) {
+			snprintf(err, errlen, "%s: rename %s: %s", what, tmp,
+				 strerror(errno));
+			ku_rm_rf(tmp);
+			goto out;
+		}
+		ku_progress("unpacked %s in %.1f s", deb, proc_now() - t0);
+	}
+	char rel[128];
+	if (!find_vmlinuz(xdir, rel, sizeof rel)) {
+		if (follow_deps && depend_pkg &&
+		    image_dependency(depends, depend_pkg, deplen)) {
+			rc = 1; /* a meta package: resolve its dependency */
+			goto out;
+		}
+		snprintf(err, errlen, "%s: no boot/vmlinuz-* in %s (not a "
+			 "kernel image package)", what, deb);
+		goto out;
+	}
+	char img[PATH_MAX + 200];
+	ku_fmt(img, sizeof img, "%s/boot/vmlinuz-%s", xdir, rel);
+	if (kimage_check(img, NULL, 0, err, errlen) < 0)
+		goto out;
+	snprintf(out->image, sizeof out->image, "%.1000s", img);
+	snprintf(out->release, sizeof out->release, "%s", rel);
+	snprintf(out->version, sizeof out->version, "%s", version);
+	snprintf(out->label, sizeof out->label, "%s", rel);
+	const char *moddirs[] = {"lib/modules", "usr/lib/modules"};
+	for (int i = 0; i < 2; i++) {
+		ku_fmt(img, sizeof img, "%s/%s/%s", xdir, moddirs[i], rel);
+		if (ku_is_dir(img)) {
+			snprintf(out->modules_dir, sizeof out->modules_dir,
+				 "%.1000s", img);
+			break;
+		}
+	}
+	ku_fmt(img, sizeof img, "%s/boot/config-%s", xdir, rel);
+	kimage_config_hash(img, out);
+	rc = 0;
+out:
+	free(r);
+	return rc;
+}
+
+static int
+resolve_pkg(const struct kspec *s, const char *pkg, const char *pinned,
+	    const char *cache, int depth, struct kernel_info *out, char *err,
+	    size_t errlen)
+{
+	struct proc_result *r = malloc(sizeof *r);
+	int rc = -1;
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", s->text);
+		return -1;
+	}
+	char want[512];
+	if (pinned && *pinned)
+		snprintf(want, sizeof want, "%s=%s", pkg, pinned);
+	else
+		snprintf(want, sizeof want, "%s", pkg);
+	/* What apt would fetch: the exact version and file name. */
+	const char *sargv[] = {"apt-cache", "show", "--no-all-versions", want,
+			       NULL};
+	struct proc_opts so = {.deadline_ms = 60000};
+	char version[256] = "", filename[1024] = "";
+	if (proc_run(sargv, &so, r) != 0 ||
+	    !control_field(r->out, "Version", version, sizeof version) ||
+	    !control_field(r->out, "Filename", filename, sizeof filename)) {
+		snprintf(err, errlen, "kernel spec '%s': unknown package %s "
+			 "(apt-cache has no such package/version; run "
+			 "apt-get update?)", s->text, want);
+		goto out;
+	}
+	const char *base = strrchr(filename, '/');
+	base = base ? base + 1 : filename;
+	char dl[PATH_MAX], deb[PATH_MAX + 600];
+	ku_fmt(dl, sizeof dl, "%s/deb", cache);
+	if (ku_mkdir_p(dl, 0755) < 0) {
+		snprintf(err, errlen, "%s: cannot create %s: %s", s->text, dl,
+			 strerror(errno));
+		goto out;
+	}
+	ku_fmt(deb, sizeof deb, "%s/%s", dl, base);
+	if (!ku_is_file(deb)) {
+		char exact[600];
+		snprintf(exact, sizeof exact, "%s=%s", pkg, version);
+		ku_progress("downloading %s", exact);
+		double t0 = proc_now();
+		const char *dargv[] = {"apt-get", "download", "-q", exact, NULL};
+		struct proc_opts d = {.cwd = dl, .deadline_ms = APT_DEADLINE_MS};
+		proc_run(dargv, &d, r);
+		if (r->status != 0 || !ku_is_file(deb)) {
+			char l[300];
+			const char *msg = r->err[0] ? r->err : first_line(r, l, sizeof l);
+			if (r->timed_out)
+				msg = "timed out";
+			snprintf(err, errlen, "kernel spec '%s': apt-get download "
+				 "%s failed: %s", s->text, exact, msg);
+			goto out;
+		}
+		ku_progress("downloaded %s in %.1f s", base, proc_now() - t0);
+	}
+	char key[512];
+	snprintf(key, sizeof key, "%.*s", (int)(strlen(base) - 4), base);
+	char dep[256] = "";
+	rc = unpack_deb(deb, s->text, cache, key, depth == 0, out, dep,
+			sizeof dep, err, errlen);
+	if (rc == 1) {
+		ku_progress("%s is a meta package: following %s", pkg, dep);
+		rc = resolve_pkg(s, dep, NULL, cache, depth + 1, out, err,
+				 errlen);
+	}
+out:
+	free(r);
+	return rc;
+}
+
+int
+resolve_deb(const struct kspec *s, const char *cache, struct kernel_info *out,
+	    char *err, size_t errlen)
+{
+	if (!s->deb_is_file)
+		return resolve_pkg(s, s->arg, s->version, cache, 0, out, err,
+				   errlen);
+	char abs[PATH_MAX];
+	if (!realpath(s->arg, abs) || !ku_is_file(abs)) {
+		snprintf(err, errlen, "kernel .deb %s: %s", s->arg,
+			 errno ? strerror(errno) : "not a regular file");
+		return -1;
+	}
+	char hex[65], key[80];
+	if (ku_sha256_file(abs, hex) < 0) {
+		snprintf(err, errlen, "kernel .deb %s: %s", s->arg,
+			 strerror(errno));
+		return -1;
+	}
+	snprintf(key, sizeof key, "file-%.16s", hex);
+	return unpack_deb(abs, s->arg, cache, key, false, out, NULL, 0, err,
+			  errlen);
+}

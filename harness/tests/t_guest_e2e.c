@@ -1,0 +1,178 @@
+/* t_guest_e2e: one real guest run, end to end.  `ttypot matrix` fetches
+ * Debian's current linux-image-amd64 (a 6.1 kernel), boots it under QEMU
+ * (KVM if it works, else TCG) with the real suite, and every cell of the
+ * resulting matrix.csv is checked against what a 6.1 kernel does. */
+#include <atf-c.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KERNEL "deb:linux-image-amd64"
+#define LABEL_PREFIX "6.1."
+/* Programs run in the guest: a pass-only topic, one with a skip (6.1 has no
+ * dev.tty.legacy_tiocsti), one with a known kernel bug (xfail). */
+#define SUBSET "pty/t_echo,ioctl/t_tiocsti,packet/t_pkt_poll"
+/* Download, unpack, initramfs, boot and run under TCG on a loaded machine. */
+#define RUN_DEADLINE_S 600
+
+struct want {
+	const char *id;
+	const char *status;
+};
+
+static const struct want wants[] = {
+	{"pty/t_echo:echo_on_returns_input", "pass"},
+	{"pty/t_echo:echo_off_returns_nothing", "pass"},
+	{"pty/t_echo:echo_obeys_opost_off", "pass"},
+	{"pty/t_echo:echoe_erase_echoes_backspace_space_backspace", "pass"},
+	{"pty/t_echo:echonl_echoes_newline_without_echo", "pass"},
+	{"pty/t_echo:echoctl_shows_caret_notation", "pass"},
+	{"pty/t_echo:echo_happens_on_input_not_on_read", "pass"},
+	{"pty/t_echo:echo_noncanonical_is_immediate", "pass"},
+	{"ioctl/t_tiocsti:tiocsti_root_injects_input", "pass"},
+	{"ioctl/t_tiocsti:tiocsti_unprivileged_when_legacy_on", "pass"},
+	/* 6.1 predates the sysctl (83efeeeb3d04, 6.2). */
+	{"ioctl/t_tiocsti:tiocsti_unprivileged_eio_when_legacy_off", "skip"},
+	{"packet/t_pkt_poll:pkt_poll_status_sets_pri", "pass"},
+	{"packet/t_pkt_poll:pkt_poll_data_no_pri", "pass"},
+	{"packet/t_pkt_poll:pkt_poll_pri_woken_by_flush", "pass"},
+	{"packet/t_pkt_poll:pkt_poll_in_woken_by_stop", "pass"},
+	/* pty_stop() wakes POLLPRI pollers with EPOLLIN only, on 6.1 too. */
+	{"packet/t_pkt_poll:pkt_poll_pri_woken_by_stop", "xfail"},
+};
+#define NWANTS (sizeof(wants) / sizeof(wants[0]))
+
+static int run_ttypot(const char *ttypot, const char *outdir, const char *log)
+{
+	pid_t pid = fork();
+	ATF_REQUIRE(pid >= 0);
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(ttypot, ttypot, "matrix", "-o", outdir, "--cases", SUBSET, KERNEL,
+		      (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	for (long waited_ms = 0;; waited_ms += 100) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		if (waited_ms > RUN_DEADLINE_S * 1000L) {
+			kill(pid, SIGTERM); /* ttypot stops its guests on SIGTERM */
+			waitpid(pid, &status, 0);
+			atf_tc_fail("ttypot matrix %s did not finish in %d s; see %s", KERNEL,
+				    RUN_DEADLINE_S, log);
+		}
+		struct timespec ts = {.tv_nsec = 100 * 1000000L};
+		nanosleep(&ts, NULL); /* polling the child's exit, not ordering */
+	}
+}
+
+/* The cell of case id in matrix.csv (header "case,area,<label>"). */
+static bool csv_cell(FILE *f, const char *id, char *cell, size_t len)
+{
+	char line[1024];
+	size_t idlen = strlen(id);
+	rewind(f);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, id, idlen) != 0 || line[idlen] != ',')
+			continue;
+		char *c = strchr(line + idlen + 1, ','); /* skip the area */
+		if (c == NULL)
+			return false;
+		snprintf(cell, len, "%s", c + 1);
+		cell[strcspn(cell, "\r\n")] = '\0';
+		return true;
+	}
+	return false;
+}
+
+static long csv_rows(FILE *f)
+{
+	char line[1024];
+	long n = -1; /* the header */
+	rewind(f);
+	while (fgets(line, sizeof line, f) != NULL)
+		n++;
+	return n;
+}
+
+ATF_TC(debian_61_subset_cell_by_cell);
+ATF_TC_HEAD(debian_61_subset_cell_by_cell, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "ttypot matrix boots Debian's linux-image-amd64 (6.1) "
+			  "under QEMU with " SUBSET " and every matrix cell is what 6.1 does: "
+			  "passes, a skip for the missing legacy_tiocsti sysctl and an xfail for the "
+			  "POLLPRI wakeup bug; the column header names a 6.1 kernel");
+	atf_tc_set_md_var(tc, "timeout", "900");
+	atf_tc_set_md_var(tc, "require.progs", "qemu-system-x86_64 apt-get dpkg-deb cpio");
+}
+ATF_TC_BODY(debian_61_subset_cell_by_cell, tc)
+{
+	char ttypot[1024], dir[] = "/tmp/ttypot-e2e.XXXXXX", log[1100], csv[1100], md[1100];
+	snprintf(ttypot, sizeof ttypot, "%s/../ttypot",
+		 atf_tc_get_config_var_wd(tc, "srcdir", "."));
+	ATF_REQUIRE_MSG(access(ttypot, X_OK) == 0, "%s not built", ttypot);
+	ATF_REQUIRE(mkdtemp(dir) != NULL);
+	snprintf(log, sizeof log, "%s/ttypot.log", dir);
+	snprintf(csv, sizeof csv, "%s/matrix.csv", dir);
+	snprintf(md, sizeof md, "%s/matrix.md", dir);
+
+	int st = run_ttypot(ttypot, dir, log);
+	/* One kernel is its own baseline: no regression can exist, so 0. */
+	ATF_REQUIRE_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			"ttypot matrix exit status 0x%x; see %s", st, log);
+
+	FILE *f = fopen(csv, "r");
+	ATF_REQUIRE_MSG(f != NULL, "%s: %s", csv, strerror(errno));
+	char header[512];
+	ATF_REQUIRE(fgets(header, sizeof header, f) != NULL);
+	ATF_CHECK_MSG(strncmp(header, "case,area,", 10) == 0, "csv header: %s", header);
+	ATF_CHECK_EQ(csv_rows(f), (long)NWANTS);
+	for (size_t i = 0; i < NWANTS; i++) {
+		char cell[256];
+		if (!csv_cell(f, wants[i].id, cell, sizeof cell)) {
+			atf_tc_fail_nonfatal("%s: no row in matrix.csv", wants[i].id);
+			continue;
+		}
+		ATF_CHECK_MSG(strcmp(cell, wants[i].status) == 0, "%s: cell \"%s\", want \"%s\"",
+			      wants[i].id, cell, wants[i].status);
+	}
+	fclose(f);
+
+	/* The column says which kernel ran: its uname in matrix.md. */
+	f = fopen(md, "r");
+	ATF_REQUIRE_MSG(f != NULL, "%s: %s", md, strerror(errno));
+	char line[2048];
+	bool named = false;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strstr(line, LABEL_PREFIX) != NULL && strstr(line, "-amd64") != NULL)
+			named = true;
+	fclose(f);
+	ATF_CHECK_MSG(named, "matrix.md names no %s*-amd64 kernel", LABEL_PREFIX);
+
+	if (atf_tc_get_config_var_as_bool_wd(tc, "keep_e2e", false))
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		execl("/bin/rm", "rm", "-rf", dir, (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, NULL, 0);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, debian_61_subset_cell_by_cell);
+	return atf_no_error();
+}

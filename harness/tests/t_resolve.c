@@ -1,0 +1,210 @@
+/* t_resolve.c: kernel_resolve() on local inputs (no network, no builds):
+ * image checks, broken .debs, bad trees, the host. */
+#include <atf-c.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+/* Parse and resolve; returns kernel_resolve's result, err filled. */
+static int
+resolve(const char *text, struct kernel_info *k, char *err, size_t errlen)
+{
+	struct kspec s;
+	ATF_REQUIRE_MSG(kspec_parse(text, &s, err, errlen) == 0, "%s", err);
+	return kernel_resolve(&s, "cache", k, err, errlen);
+}
+
+static void
+fixture(const atf_tc_t *tc, const char *name, char *out, size_t outlen)
+{
+	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
+	snprintf(out, outlen, "%s/../../fixtures/bad/%s", src, name);
+	ATF_REQUIRE_MSG(access(out, R_OK) == 0, "fixture %s missing", out);
+}
+
+/* A minimal file that passes the bzImage header check. */
+static void
+fake_bzimage(const char *path, const char *version)
+{
+	unsigned char img[0x600];
+	memset(img, 0, sizeof img);
+	memcpy(img + 0x202, "HdrS", 4);
+	unsigned off = 0x400 - 0x200;
+	img[0x20e] = off & 0xff;
+	img[0x20f] = off >> 8;
+	memcpy(img + 0x400, version, strlen(version));
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ATF_REQUIRE(fd >= 0);
+	ATF_REQUIRE(write(fd, img, sizeof img) == (ssize_t)sizeof img);
+	close(fd);
+}
+
+ATF_TC(host);
+ATF_TC_HEAD(host, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "host resolves to the running kernel "
+			  "with no image");
+}
+ATF_TC_BODY(host, tc)
+{
+	struct kernel_info k;
+	char err[1024];
+	struct utsname u;
+	ATF_REQUIRE(resolve("host", &k, err, sizeof err) == 0);
+	uname(&u);
+	ATF_CHECK_STREQ(k.image, "");
+	ATF_CHECK_STREQ(k.label, "host");
+	ATF_CHECK_STREQ(k.release, u.release);
+	ATF_CHECK_STREQ(k.arch, u.machine);
+}
+
+ATF_TC(image_ok);
+ATF_TC_HEAD(image_ok, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a file with the bzImage header is "
+			  "accepted and its release read from the header");
+}
+ATF_TC_BODY(image_ok, tc)
+{
+	struct kernel_info k;
+	char err[1024];
+	fake_bzimage("vmlinuz-9.9.9-test", "9.9.9-test (me@here) #1 SMP");
+	ATF_REQUIRE_MSG(resolve("vmlinuz-9.9.9-test", &k, err, sizeof err) == 0,
+			"%s", err);
+	ATF_CHECK_STREQ(k.release, "9.9.9-test");
+	ATF_CHECK_STREQ(k.label, "vmlinuz-9.9.9-test");
+	ATF_CHECK(k.image[0] == '/');
+	ATF_CHECK(strstr(k.image, "/vmlinuz-9.9.9-test") != NULL);
+	/* A config next to it gives the hash. */
+	FILE *f = fopen("config-9.9.9-test", "w");
+	ATF_REQUIRE(f);
+	fputs("CONFIG_TTY=y\n", f);
+	fclose(f);
+	ATF_REQUIRE(resolve("vmlinuz-9.9.9-test", &k, err, sizeof err) == 0);
+	ATF_CHECK_EQ(strlen(k.config_hash), 16);
+}
+
+ATF_TC(image_text_file);
+ATF_TC_HEAD(image_text_file, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a text file is 'not a kernel image: PATH'");
+}
+ATF_TC_BODY(image_text_file, tc)
+{
+	struct kernel_info k;
+	char err[1024], path[1024], want[1200];
+	fixture(tc, "not-a-kernel.txt", path, sizeof path);
+	ATF_CHECK_EQ(resolve(path, &k, err, sizeof err), -1);
+	snprintf(want, sizeof want, "not a kernel image: %s", path);
+	ATF_CHECK_MSG(strstr(err, want) != NULL, "got: %s", err);
+	/* A short file too. */
+	ATF_REQUIRE(close(open("empty", O_WRONLY | O_CREAT, 0644)) == 0);
+	ATF_CHECK_EQ(resolve("empty", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "not a kernel image: empty") != NULL,
+		      "got: %s", err);
+}
+
+ATF_TC(image_missing);
+ATF_TC_HEAD(image_missing, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a missing image is an error naming it");
+}
+ATF_TC_BODY(image_missing, tc)
+{
+	struct kernel_info k;
+	char err[1024];
+	ATF_CHECK_EQ(resolve("no/such/bzImage", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "no/such/bzImage") != NULL, "got: %s", err);
+	ATF_REQUIRE(mkdir("adir", 0755) == 0);
+	ATF_CHECK_EQ(resolve("adir", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "not a kernel image") != NULL, "got: %s", err);
+}
+
+ATF_TC(deb_broken);
+ATF_TC_HEAD(deb_broken, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a broken .deb file is an error naming "
+			  "it, and leaves nothing half unpacked");
+	atf_tc_set_md_var(tc, "require.progs", "dpkg-deb");
+}
+ATF_TC_BODY(deb_broken, tc)
+{
+	struct kernel_info k;
+	char err[1024], path[1024];
+	fixture(tc, "broken.deb", path, sizeof path);
+	ATF_CHECK_EQ(resolve(path, &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "broken .deb") != NULL, "got: %s", err);
+	ATF_CHECK_MSG(strstr(err, "broken.deb") != NULL, "got: %s", err);
+	ATF_CHECK_EQ(resolve("missing.deb", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "missing.deb") != NULL, "got: %s", err);
+}
+
+ATF_TC(deb_not_kernel);
+ATF_TC_HEAD(deb_not_kernel, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a valid .deb without boot/vmlinuz-* "
+			  "is 'not a kernel image package'");
+	atf_tc_set_md_var(tc, "require.progs", "dpkg-deb");
+}
+ATF_TC_BODY(deb_not_kernel, tc)
+{
+	struct kernel_info k;
+	char err[1024];
+	ATF_REQUIRE(mkdir("pkg", 0755) == 0 && mkdir("pkg/DEBIAN", 0755) == 0);
+	FILE *f = fopen("pkg/DEBIAN/control", "w");
+	ATF_REQUIRE(f);
+	fputs("Package: ttypot-test\nVersion: 1.0\nArchitecture: all\n"
+	      "Maintainer: t <t@t>\nDescription: test\n", f);
+	fclose(f);
+	ATF_REQUIRE(system("dpkg-deb -b pkg notkernel.deb >/dev/null 2>&1") == 0);
+	ATF_CHECK_EQ(resolve("notkernel.deb", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "not a kernel image package") != NULL,
+		      "got: %s", err);
+}
+
+ATF_TC(tree_bad);
+ATF_TC_HEAD(tree_bad, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "tree: of a missing dir, a non-kernel "
+			  "dir, or a tree with an in-tree build is an error, "
+			  "and the tree is not written to");
+}
+ATF_TC_BODY(tree_bad, tc)
+{
+	struct kernel_info k;
+	char err[1024];
+	ATF_CHECK_EQ(resolve("tree:nosuchdir", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "nosuchdir") != NULL, "got: %s", err);
+	ATF_REQUIRE(mkdir("notkernel", 0755) == 0);
+	ATF_CHECK_EQ(resolve("tree:notkernel", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "not a kernel source tree: notkernel") != NULL,
+		      "got: %s", err);
+	/* Looks like a kernel tree but has an in-tree .config. */
+	ATF_REQUIRE(mkdir("k", 0755) == 0 && mkdir("k/arch", 0755) == 0 &&
+		    mkdir("k/arch/x86", 0755) == 0 &&
+		    mkdir("k/arch/x86/boot", 0755) == 0);
+	ATF_REQUIRE(close(open("k/Kconfig", O_WRONLY | O_CREAT, 0644)) == 0);
+	ATF_REQUIRE(close(open("k/.config", O_WRONLY | O_CREAT, 0644)) == 0);
+	ATF_CHECK_EQ(resolve("tree:k", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "in-tree build") != NULL, "got: %s", err);
+	struct stat st;
+	ATF_CHECK(stat("k/.config", &st) == 0 && st.st_size == 0);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, host);
+	ATF_TP_ADD_TC(tp, image_ok);
+	ATF_TP_ADD_TC(tp, image_text_file);
+	ATF_TP_ADD_TC(tp, image_missing);
+	ATF_TP_ADD_TC(tp, deb_broken);
+	ATF_TP_ADD_TC(tp, deb_not_kernel);
+	ATF_TP_ADD_TC(tp, tree_bad);
+	return atf_no_error();
+}

@@ -1,0 +1,191 @@
+/* t_run.c: run_suite() on the host with stand-in suites (the watch loop's
+ * done / silent / timeout outcomes), and initramfs_build() on a tiny suite. */
+#include <atf-c.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "guest.h"
+#include "kutil.h"
+#include "proc.h"
+
+/* A suite dir whose run-suite.sh is `body` (a sh script fragment);
+ * $R is the real tp_report. */
+static void
+fake_suite(const atf_tc_t *tc, const char *body)
+{
+	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
+	char rep[PATH_MAX], abs[PATH_MAX];
+	snprintf(rep, sizeof rep, "%s/../../fixtures/tp_report", src);
+	ATF_REQUIRE_MSG(realpath(rep, abs), "fixtures/tp_report not built");
+	ATF_REQUIRE(ku_mkdir_p("suite/fixtures/guest", 0755) == 0);
+	FILE *f = fopen("suite/fixtures/guest/run-suite.sh", "w");
+	ATF_REQUIRE(f);
+	fprintf(f, "#!/bin/sh\nR=%s\n%s\n", abs, body);
+	fclose(f);
+}
+
+static void
+run_host_suite(struct run_outcome *out, int deadline_s)
+{
+	struct kernel_info k = {.label = "host", .release = "test"};
+	struct run_opts o = {.suite_dir = "suite", .deadline_s = deadline_s};
+	ATF_REQUIRE_EQ(run_suite(&k, &o, "results", "console", out), 0);
+	ATF_CHECK_STREQ(out->accel, "host");
+}
+
+ATF_TC(host_done);
+ATF_TC_HEAD(host_done, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a runner that reports begin and end "
+			  "is RUN_DONE; results are appended, stderr is the "
+			  "console");
+}
+ATF_TC_BODY(host_done, tc)
+{
+	fake_suite(tc, "t=$($R now)\n$R begin uname=x arch=y cases=1\n"
+		       "echo kyua-output >&2\n"
+		       "$R case-hex a/t_x:c passed 1000 ''\n$R end 0 $t\n");
+	ku_write_file("results", "earlier line\n", 13);
+	struct run_outcome out;
+	run_host_suite(&out, 30);
+	ATF_CHECK_EQ(out.end, RUN_DONE);
+	char *r = ku_read_file("results", NULL), *c = ku_read_file("console", NULL);
+	ATF_REQUIRE(r && c);
+	ATF_CHECK_MSG(!strncmp(r, "earlier line\n@TTYPOT1 begin ", 28), "%s", r);
+	ATF_CHECK_MSG(strstr(r, "@TTYPOT1 case a/t_x:c pass 0.001 - *"), "%s", r);
+	ATF_CHECK_MSG(strstr(r, "@TTYPOT1 end rc=0 "), "%s", r);
+	ATF_CHECK_MSG(strstr(c, "kyua-output"), "%s", c);
+	free(r);
+	free(c);
+}
+
+ATF_TC(host_silent);
+ATF_TC_HEAD(host_silent, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a runner that exits without an end "
+			  "line is RUN_SILENT; a corrupted end line does not "
+			  "count");
+}
+ATF_TC_BODY(host_silent, tc)
+{
+	fake_suite(tc, "$R begin uname=x arch=y cases=1\n"
+		       "echo '@TTYPOT1 end rc=0 suite_s=1.0 *00000000'\n");
+	struct run_outcome out;
+	run_host_suite(&out, 30);
+	ATF_CHECK_EQ(out.end, RUN_SILENT);
+	ATF_CHECK(out.err[0] != '\0');
+}
+
+ATF_TC(host_timeout);
+ATF_TC_HEAD(host_timeout, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a runner past the deadline is killed "
+			  "(with its children) and is RUN_TIMEOUT");
+	atf_tc_set_md_var(tc, "timeout", "60");
+}
+ATF_TC_BODY(host_timeout, tc)
+{
+	fake_suite(tc, "$R begin uname=x arch=y cases=1\nsleep 120 &\n"
+		       "echo $! > sleeper\nwait\n");
+	struct run_outcome out;
+	double t0 = proc_now();
+	run_host_suite(&out, 2);
+	ATF_CHECK(proc_now() - t0 < 10);
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK(out.boot_s < 2.5);
+	char *p = ku_read_file("suite/cases/../sleeper", NULL);
+	if (!p)
+		p = ku_read_file("sleeper", NULL);
+	ATF_REQUIRE_MSG(p, "the runner did not start its child");
+	int pid = atoi(p);
+	free(p);
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+	/* Killed with the group: gone, or at most a zombie of init. */
+	char *cmd = NULL;
+	for (int i = 0; i < 100; i++) {
+		free(cmd);
+		cmd = ku_read_file(path, NULL);
+		if (!cmd || !*cmd)
+			break;
+		usleep(20000); /* polling a state, not ordering */
+	}
+	ATF_CHECK_MSG(!cmd || !*cmd, "sleeper %d still running", pid);
+	free(cmd);
+}
+
+ATF_TC(host_missing_script);
+ATF_TC_HEAD(host_missing_script, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a suite without run-suite.sh is "
+			  "RUN_ERROR naming the suite");
+}
+ATF_TC_BODY(host_missing_script, tc)
+{
+	ATF_REQUIRE(mkdir("empty", 0755) == 0);
+	struct kernel_info k = {.label = "host"};
+	struct run_opts o = {.suite_dir = "empty", .deadline_s = 10};
+	struct run_outcome out;
+	ATF_CHECK_EQ(run_suite(&k, &o, "results", "console", &out), -1);
+	ATF_CHECK_EQ(out.end, RUN_ERROR);
+	ATF_CHECK_MSG(strstr(out.err, "empty"), "%s", out.err);
+}
+
+ATF_TC(initramfs_tiny_suite);
+ATF_TC_HEAD(initramfs_tiny_suite, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "initramfs_build packs init, busybox, "
+			  "kyua with its libraries and the suite; a suite "
+			  "missing pieces is an error naming what is missing");
+	atf_tc_set_md_var(tc, "require.progs", "busybox kyua cpio gzip");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(initramfs_tiny_suite, tc)
+{
+	char err[1024];
+	ATF_REQUIRE(ku_mkdir_p("s/cases/pty", 0755) == 0);
+	ATF_REQUIRE(ku_mkdir_p("s/fixtures/guest", 0755) == 0);
+	ATF_CHECK_EQ(initramfs_build("s", "ird.gz", err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "cases/Kyuafile"), "%s", err);
+	ku_write_file("s/cases/Kyuafile", "syntax(2)\n", 10);
+	ku_write_file("s/fixtures/guest/init", "#!/bin/busybox sh\n", 18);
+	ku_write_file("s/fixtures/guest/run-suite.sh", "#!/bin/sh\n", 10);
+	ku_write_file("s/cases/pty/t_x.c", "int main;\n", 10);
+	ATF_REQUIRE(ku_copy_file("/bin/true", "s/cases/pty/t_x") == 0);
+	ATF_REQUIRE(ku_copy_file("/bin/true", "s/fixtures/tp_report") == 0);
+	ATF_REQUIRE_MSG(initramfs_build("s", "ird.gz", err, sizeof err) == 0,
+			"%s", err);
+	unsigned char m[2] = {0};
+	int fd = open("ird.gz", O_RDONLY);
+	ATF_REQUIRE(fd >= 0 && read(fd, m, 2) == 2);
+	close(fd);
+	ATF_CHECK(m[0] == 0x1f && m[1] == 0x8b);
+	ATF_REQUIRE(system("gzip -dc ird.gz | cpio -t --quiet > list") == 0);
+	char *l = ku_read_file("list", NULL);
+	ATF_REQUIRE(l);
+	const char *want[] = {"\ninit\n", "usr/bin/kyua\n", "usr/bin/busybox\n",
+			      "ttypot/cases/Kyuafile\n", "ttypot/cases/pty/t_x\n",
+			      "ttypot/fixtures/guest/run-suite.sh\n",
+			      "libc.so.6\n", "etc/passwd\n", "usr/share/kyua/store"};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		ATF_CHECK_MSG(strstr(l, want[i]), "initramfs lacks %s", want[i]);
+	ATF_CHECK_MSG(!strstr(l, "t_x.c"), "sources packed");
+	free(l);
+	struct stat st;
+	ATF_CHECK_MSG(stat("ird.gz.d", &st) < 0, "staging dir left behind");
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, host_done);
+	ATF_TP_ADD_TC(tp, host_silent);
+	ATF_TP_ADD_TC(tp, host_timeout);
+	ATF_TP_ADD_TC(tp, host_missing_script);
+	ATF_TP_ADD_TC(tp, initramfs_tiny_suite);
+	return atf_no_error();
+}
