@@ -21,7 +21,10 @@ end=$(date +%s)
 "$kyua" report -r "$db" --results-filter broken,failed,xfail,skipped 2>&1 | grep -v '^===> Summary' || true
 passed=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type='passed'" 2>/dev/null | tail -1)
 failed=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type IN ('failed','broken')" 2>/dev/null | tail -1)
-skipped=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type IN ('skipped','expected_failure')" 2>/dev/null | tail -1)
+skipped=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type='skipped'" 2>/dev/null | tail -1)
+xfail=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type='expected_failure'" 2>/dev/null | tail -1)
 echo "ttypot check: kernel $(uname -r), $((end - start)) s, results in $db"
-echo "${passed:-0} passed, ${failed:-0} failed, ${skipped:-0} skipped"
+echo "ttypot check: ${skipped:-0} skipped (a feature this kernel lacks), ${xfail:-0} expected failures (known kernel bugs)"
+# The closing line CI reads; skips and expected failures count as skipped.
+echo "${passed:-0} passed, ${failed:-0} failed, $((skipped + xfail)) skipped"
 [ "$rc" -eq 0 ] && [ "${failed:-1}" = 0 ]
