@@ -244,4 +244,15 @@ pid_t tp_child_fork(void);
  * where /proc/PID/syscall is missing, a sleeping state is enough. */
 void tp_wait_blocked(pid_t pid, long nr, const char *what);
 
+/* ---------------------------------------------------------------- sysctls (tp_sysctl.c) */
+
+/* Read a numeric sysctl (/proc/sys/...); false when it does not exist. */
+bool tp_sysctl_read(const char *path, long *v);
+/* Write text to a sysctl; 0 or the errno the kernel gave. */
+int tp_sysctl_write(const char *path, const char *text);
+/* Set a numeric sysctl for this case; the old value is written back when
+ * the case ends, even when it fails.  false when the sysctl does not exist
+ * (the caller decides: skip, or nothing to do); a refused write fails. */
+bool tp_sysctl_set(const char *path, long v);
+
 #endif

@@ -3,8 +3,8 @@
  * 690c8b804ad2 (6.5) always lets CAP_SYS_ADMIN through.  Without
  * CAP_SYS_ADMIN TIOCSTI only works on the caller's controlling tty.
  *
- * The cases that change the sysctl restore it at exit (also when a check
- * fails); this program is exclusive in its Kyuafile because the sysctl is
+ * The cases that change the sysctl restore it at case end (tp_sysctl_set);
+ * this program is exclusive in its Kyuafile because the sysctl is
  * global. */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,61 +24,13 @@
 	TP_CASE_META(name, standard, descr,                                    \
 		     (TP_REQUIRE_ROOT(tc), TP_TAG_COMMITS(tc, broke, fixed)))
 
-static int saved_sysctl = -1;
-static pid_t saved_by;
-
-static int
-read_sysctl(void)
-{
-	FILE *f = fopen(SYSCTL_PATH, "r");
-	int v = -1;
-	if (f == NULL)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static bool
-write_sysctl(int v)
-{
-	FILE *f = fopen(SYSCTL_PATH, "w");
-	if (f == NULL)
-		return false;
-	bool ok = fprintf(f, "%d\n", v) > 0;
-	return fclose(f) == 0 && ok;
-}
-
-static void
-restore_sysctl(void)
-{
-	/* atexit handlers are inherited by forked children: only the case
-	 * process restores. */
-	if (saved_sysctl >= 0 && getpid() == saved_by)
-		write_sysctl(saved_sysctl);
-}
-
-/* Set the sysctl for this case, or skip naming what is missing.  A kernel
- * older than the sysctl behaves as if it were 1: nothing to set then. */
+/* Set the sysctl for this case (restored at case end), or skip naming what
+ * is missing.  A kernel older than the sysctl behaves as if it were 1. */
 static void
 set_legacy_tiocsti(int v)
 {
-	int cur = read_sysctl();
-	if (cur < 0) {
-		if (v == 1)
-			return; /* before 6.2: TIOCSTI is always "legacy" */
+	if (!tp_sysctl_set(SYSCTL_PATH, v) && v != 1)
 		atf_tc_skip("needs the dev.tty.legacy_tiocsti sysctl (6.2+)");
-	}
-	saved_sysctl = cur;
-	saved_by = getpid();
-	atexit(restore_sysctl);
-	if (!write_sysctl(v))
-		atf_tc_skip("needs a writable dev.tty.legacy_tiocsti: %s",
-			    strerror(errno));
-	if (read_sysctl() != v)
-		atf_tc_fail("dev.tty.legacy_tiocsti reads %d after writing %d",
-			    read_sysctl(), v);
 }
 
 struct sti {
