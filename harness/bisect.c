@@ -208,12 +208,12 @@ static struct column *scratch_read(const struct kr_env *e, const char *path,
 	return c;
 }
 
-static double first_kill_in(const struct column *ref, const struct column *c)
+static bool any_kill(const struct column *ref, const struct column *c)
 {
 	for (size_t i = 0; i < c->ncases; i++)
 		if (kr_kills(ref, c, c->cases[i].id))
-			return 1;
-	return 0;
+			return true;
+	return false;
 }
 
 int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
@@ -288,7 +288,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 		double now = proc_now();
 		if (t_begin < 0 && sc->begin_seen)
 			t_begin = now;
-		if (r->first_kill_s < 0 && ref && first_kill_in(ref, sc) > 0)
+		if (r->first_kill_s < 0 && ref && any_kill(ref, sc))
 			r->first_kill_s = now - t0;
 		if (!e->quiet && sc->ncases != last_n && now - last_print >= KR_PROGRESS_EVERY_S) {
 			long bad = 0;

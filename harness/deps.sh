@@ -8,7 +8,7 @@
 set -eu
 build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev"
 guest="qemu-system-x86 busybox-static cpio gzip dpkg-dev"
-kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils"
+kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
 case "${1:-check}" in
 check) pkgs="$build $guest chromium" ;;
 matrix) pkgs="$build $guest $kbuild" ;;
