@@ -135,3 +135,18 @@ tp_pattern_check(const void *buf, size_t len, unsigned seed)
 			return (long)i;
 	return -1;
 }
+
+void
+tp_expect_read(int fd, const char *want, size_t len, const char *what)
+{
+	char buf[512];
+
+	tp_wait_poll(fd, POLLIN, TP_WAIT_MS, what);
+	ssize_t n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		atf_tc_fail("%s: read: %s", what, strerror(errno));
+	if ((size_t)n != len || memcmp(buf, want, len) != 0)
+		atf_tc_fail("%s: read \"%s\" (%zd bytes), want \"%s\" (%zu)",
+			    what, tp_esc(buf, (size_t)n), n, tp_esc(want, len),
+			    len);
+}

@@ -67,3 +67,32 @@ tp_set_nonblock(int fd, bool on)
 	if (fcntl(fd, F_SETFL, fl) != 0)
 		atf_tc_fail("fcntl(%d, F_SETFL): %s", fd, strerror(errno));
 }
+
+void
+tp_set_cc(int fd, int idx, cc_t val)
+{
+	struct termios t;
+	tp_tc_get(fd, &t);
+	t.c_cc[idx] = val;
+	tp_tc_set(fd, &t);
+}
+
+void
+tp_canon_open(struct tp_pty *p, tcflag_t lset, tcflag_t lclear)
+{
+	tp_pty_open(p, TP_COOKED);
+	tp_lflag(p->slave, ICANON | lset, (ECHO & ~lset) | lclear);
+	tp_set_nonblock(p->slave, true);
+}
+
+void
+tp_noncanon_open(struct tp_pty *p, int vmin, int vtime)
+{
+	struct termios t;
+
+	tp_pty_open(p, TP_RAW);
+	tp_tc_get(p->slave, &t);
+	t.c_cc[VMIN] = (cc_t)vmin;
+	t.c_cc[VTIME] = (cc_t)vtime;
+	tp_tc_set(p->slave, &t);
+}

@@ -90,3 +90,21 @@ tp_wait_exit(pid_t pid, int timeout_ms, const char *what)
 		tp_backoff(&step);
 	}
 }
+
+void
+tp_expect_not_readable(int fd, const char *what)
+{
+	short rev = tp_poll1(fd, POLLIN, 0);
+	if (rev & POLLIN)
+		atf_tc_fail("%s: fd %d is readable (revents 0x%x)", what, fd,
+			    (unsigned)rev);
+}
+
+int
+tp_fionread(int fd)
+{
+	int n = -1;
+	if (ioctl(fd, FIONREAD, &n) != 0)
+		atf_tc_fail("FIONREAD(%d): %s", fd, strerror(errno));
+	return n;
+}

@@ -144,6 +144,14 @@ void tp_lflag(int fd, tcflag_t set, tcflag_t clear);
 void tp_iflag(int fd, tcflag_t set, tcflag_t clear);
 void tp_oflag(int fd, tcflag_t set, tcflag_t clear);
 void tp_set_nonblock(int fd, bool on);
+/* Set one control character (c_cc[idx] = val), e.g. VEOF, VERASE, VSTOP. */
+void tp_set_cc(int fd, int idx, cc_t val);
+/* A pty pair whose slave is canonical, ECHO off unless lset sets it, and
+ * non-blocking so that a read after poll can never hang; lset and lclear
+ * are further lflag bits to set and clear. */
+void tp_canon_open(struct tp_pty *p, tcflag_t lset, tcflag_t lclear);
+/* A pty pair whose slave is non-canonical (cfmakeraw) with VMIN and VTIME. */
+void tp_noncanon_open(struct tp_pty *p, int vmin, int vtime);
 
 /* ---------------------------------------------------------------- bounded waits */
 
@@ -155,6 +163,12 @@ short tp_wait_poll(int fd, short events, int timeout_ms, const char *what);
 void tp_expect_quiet(int fd, const char *what);
 /* poll() once with timeout; returns revents (0 on timeout). */
 short tp_poll1(int fd, short events, int timeout_ms);
+/* Fail if fd is readable right now: for states already settled (the input
+ * was seen to be processed, a status is posted synchronously by the ioctl
+ * that causes it), where no window is needed. */
+void tp_expect_not_readable(int fd, const char *what);
+/* FIONREAD(fd); fails the case when the ioctl does. */
+int tp_fionread(int fd);
 /* Wait for a child to exit; returns its wait status. Fails after deadline. */
 int tp_wait_exit(pid_t pid, int timeout_ms, const char *what);
 
@@ -166,6 +180,13 @@ void tp_write_str(int fd, const char *s, const char *what);
 /* Read exactly len bytes, each read of at most chunk bytes. */
 void tp_read_exact(int fd, void *buf, size_t len, size_t chunk,
 		   const char *what);
+/* Wait (TP_WAIT_MS) for fd to be readable, read once with room to spare
+ * (512 bytes) and fail unless exactly want[0..len) came back.  In canonical
+ * mode one read() returns at most one line: this checks a whole line. */
+void tp_expect_read(int fd, const char *want, size_t len, const char *what);
+/* tp_expect_read of a string literal (its NUL excluded). */
+#define TP_EXPECT_LINE(fd, lit, what)                                          \
+	tp_expect_read((fd), (lit), sizeof(lit) - 1, (what))
 
 /* Result of draining a descriptor until it reports an error or EOF. */
 struct tp_drain {
@@ -185,6 +206,13 @@ void tp_drain(int fd, void *buf, size_t cap, size_t chunk, int timeout_ms,
 void tp_pattern(void *buf, size_t len, unsigned seed);
 /* Offset of the first byte that differs from the pattern, or -1. */
 long tp_pattern_check(const void *buf, size_t len, unsigned seed);
+
+/* ---------------------------------------------------------------- text (tp_text.c) */
+
+/* Bytes as printable text for failure messages: printable ASCII as is, any
+ * other byte (and '\\') as \xHH; at most ~500 characters.  The result is one
+ * of 4 rotating static buffers, so up to 4 may appear in one message. */
+const char *tp_esc(const void *buf, size_t len);
 
 /* ---------------------------------------------------------------- children */
 
@@ -243,6 +271,57 @@ pid_t tp_child_fork(void);
  * number nr (e.g. SYS_poll), read from /proc/PID/syscall and /proc/PID/stat;
  * where /proc/PID/syscall is missing, a sleeping state is enough. */
 void tp_wait_blocked(pid_t pid, long nr, const char *what);
+/* As tp_wait_blocked, and the syscall's first argument must be fd (a read
+ * blocked on another descriptor does not count).  Needs /proc/PID/syscall:
+ * the case is skipped where the kernel lacks it. */
+void tp_wait_blocked_fd(pid_t pid, long nr, int fd, const char *what);
+/* As tp_wait_blocked for poll() or ppoll() (libc may use either); needs
+ * /proc/PID/syscall like tp_wait_blocked_fd. */
+void tp_wait_blocked_poll(pid_t pid, const char *what);
+
+/* ---------------------------------------------------------------- a reader child (tp_reader.c) */
+
+/* One read() run in a child, so that a kernel that blocks where it must not
+ * fails the case with a message instead of hanging it; the child reports
+ * what read returned and how long it took. */
+#define TP_RD_MAX 64
+struct tp_rd_result {
+	ssize_t n;       /* read's result */
+	int err;         /* its errno when n < 0 */
+	long long ms;    /* how long read took */
+	char data[TP_RD_MAX];
+};
+struct tp_reader {
+	struct tp_child child; /* child.pid: for tp_wait_blocked_fd */
+	int fd;
+	size_t len;
+	int pipe[2];     /* pipe[0]: readable once the read returned */
+};
+/* Start a child doing one read(fd) of at most len (<= TP_RD_MAX) bytes. */
+void tp_reader_start(struct tp_reader *r, int fd, size_t len);
+/* Wait (TP_WAIT_MS) for the child's report and join it. */
+void tp_reader_result(struct tp_reader *r, struct tp_rd_result *res,
+		      const char *what);
+/* Both: one read of len bytes from fd in a child; returns its result. */
+void tp_timed_read(int fd, size_t len, struct tp_rd_result *res,
+		   const char *what);
+/* Fail unless the read succeeded with exactly want[0..len). */
+void tp_rd_check(const struct tp_rd_result *res, const char *want, size_t len,
+		 const char *what);
+
+/* ---------------------------------------------------------------- packet mode (tp_pkt.c) */
+
+/* TIOCPKT on (1) or off (0) on a master. */
+void tp_pkt_set(int master, int on);
+/* tp_pty_open with packet mode on; the master is non-blocking so that a read
+ * after poll can never hang. */
+void tp_pkt_open(struct tp_pty *p, enum tp_mode mode);
+/* A status change is reported by one read returning exactly one byte, want. */
+void tp_pkt_expect_status(int master, unsigned char want, const char *what);
+/* Slave output read from a packet-mode master: one read returning
+ * TIOCPKT_DATA (0) and then exactly want[0..len). */
+void tp_pkt_expect_data(int master, const char *want, size_t len,
+			const char *what);
 
 /* ---------------------------------------------------------------- sysctls (tp_sysctl.c) */
 

@@ -9,65 +9,9 @@
 
 #include "ttypot.h"
 
-/* Bytes as printable text for failure messages. */
-static const char *
-esc(const void *buf, size_t len)
-{
-	static char out[4][512];
-	static int slot;
-	char *o = out[slot++ % 4];
-	const unsigned char *p = buf;
-	size_t j = 0;
-
-	for (size_t i = 0; i < len && j < sizeof(out[0]) - 8; i++) {
-		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
-			o[j++] = (char)p[i];
-		else
-			j += (size_t)snprintf(o + j, 8, "\\x%02x", p[i]);
-	}
-	o[j] = '\0';
-	return o;
-}
-
-/* A canonical slave, ECHO off unless lset sets it, non-blocking so that
- * a read after poll can never hang. */
-static void
-canon_open(struct tp_pty *p, tcflag_t lset, tcflag_t lclear)
-{
-	tp_pty_open(p, TP_COOKED);
-	tp_lflag(p->slave, ICANON | lset, (ECHO & ~lset) | lclear);
-	tp_set_nonblock(p->slave, true);
-}
-
-/* In canonical mode one read() returns at most one line: wait for a line,
- * read once with room to spare and compare the whole result. */
-static void
-expect_read(int fd, const char *want, size_t len, const char *what)
-{
-	char buf[512];
-
-	tp_wait_poll(fd, POLLIN, TP_WAIT_MS, what);
-	ssize_t n = read(fd, buf, sizeof(buf));
-	if (n < 0)
-		atf_tc_fail("%s: read: %s", what, strerror(errno));
-	if ((size_t)n != len || memcmp(buf, want, len) != 0)
-		atf_tc_fail("%s: read \"%s\" (%zd bytes), want \"%s\" (%zu)",
-			    what, esc(buf, (size_t)n), n, esc(want, len), len);
-}
-#define EXPECT_LINE(fd, lit, what) expect_read((fd), (lit), sizeof(lit) - 1, (what))
-
 /* n_tty's read buffer: a canonical line holds at most this many bytes,
  * the line terminator included. */
 #define CANON_LINE_MAX 4096
-
-static int
-fionread(int fd)
-{
-	int n = -1;
-	if (ioctl(fd, FIONREAD, &n) != 0)
-		atf_tc_fail("FIONREAD(%d): %s", fd, strerror(errno));
-	return n;
-}
 
 TP_CASE(line_limit_4096, TP_LINUX,
 	"Regression catalogue #8: a canonical line longer than 4095 characters "
@@ -77,12 +21,12 @@ TP_CASE(line_limit_4096, TP_LINUX,
 	static char in[5001], out[2 * CANON_LINE_MAX];
 	struct tp_pty p;
 
-	canon_open(&p, 0, 0);
+	tp_canon_open(&p, 0, 0);
 	memset(in, 'x', 5000);
 	in[5000] = '\n';
 	tp_write_all(p.master, in, sizeof(in), "master write of 5000 x + NL");
 	tp_wait_fionread(p.slave, CANON_LINE_MAX, TP_WAIT_MS, "truncated line");
-	ATF_CHECK_EQ_MSG(fionread(p.slave), CANON_LINE_MAX, "FIONREAD of the long line");
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), CANON_LINE_MAX, "FIONREAD of the long line");
 	ssize_t n = read(p.slave, out, sizeof(out));
 	ATF_REQUIRE_EQ_MSG(n, CANON_LINE_MAX, "read returned %zd", n);
 	ATF_CHECK_MSG(out[CANON_LINE_MAX - 1] == '\n', "last byte 0x%02x, want NL",
@@ -91,7 +35,7 @@ TP_CASE(line_limit_4096, TP_LINUX,
 		if (out[i] != 'x')
 			atf_tc_fail("byte %d is 0x%02x, want 'x'", i, (unsigned char)out[i]);
 	tp_write_str(p.master, "ok\n", "master write of ok NL");
-	EXPECT_LINE(p.slave, "ok\n", "line after the truncated one");
+	TP_EXPECT_LINE(p.slave, "ok\n", "line after the truncated one");
 	tp_pty_close(&p);
 }
 
@@ -103,7 +47,7 @@ TP_CASE_COMMITS(line_of_65_in_one_read, TP_LINUX, "3b830a9c34d5", "359303076163"
 	char in[65], out[CANON_LINE_MAX];
 	struct tp_pty p;
 
-	canon_open(&p, 0, 0);
+	tp_canon_open(&p, 0, 0);
 	memset(in, 'a', 64);
 	in[64] = '\n';
 	tp_write_all(p.master, in, sizeof(in), "master write of 64 a + NL");
@@ -112,7 +56,7 @@ TP_CASE_COMMITS(line_of_65_in_one_read, TP_LINUX, "3b830a9c34d5", "359303076163"
 	ssize_t n = read(p.slave, out, sizeof(out));
 	ATF_REQUIRE_MSG(n == 65 && memcmp(out, in, 65) == 0,
 			"first read returned %zd bytes, want the 65-byte line", n);
-	EXPECT_LINE(p.slave, "bb\n", "second line");
+	TP_EXPECT_LINE(p.slave, "bb\n", "second line");
 	tp_pty_close(&p);
 }
 
@@ -122,11 +66,11 @@ TP_CASE(one_line_per_read, TP_POSIX,
 {
 	struct tp_pty p;
 
-	canon_open(&p, 0, 0);
+	tp_canon_open(&p, 0, 0);
 	tp_write_str(p.master, "ab\ncd\n", "master write of two lines");
 	tp_wait_fionread(p.slave, 6, TP_WAIT_MS, "both lines on the slave");
-	EXPECT_LINE(p.slave, "ab\n", "first line alone");
-	EXPECT_LINE(p.slave, "cd\n", "second line");
+	TP_EXPECT_LINE(p.slave, "ab\n", "first line alone");
+	TP_EXPECT_LINE(p.slave, "cd\n", "second line");
 	tp_pty_close(&p);
 }
 
@@ -137,13 +81,13 @@ TP_CASE(short_read_keeps_rest_of_line, TP_POSIX,
 	struct tp_pty p;
 	char buf[4];
 
-	canon_open(&p, 0, 0);
+	tp_canon_open(&p, 0, 0);
 	tp_write_str(p.master, "abcd\n", "master write of abcd NL");
 	tp_wait_poll(p.slave, POLLIN, TP_WAIT_MS, "line on the slave");
 	ssize_t n = read(p.slave, buf, 2);
 	ATF_REQUIRE_MSG(n == 2 && memcmp(buf, "ab", 2) == 0, "read(2) returned %zd", n);
-	ATF_CHECK_EQ_MSG(fionread(p.slave), 3, "FIONREAD after reading 2 of 5");
-	EXPECT_LINE(p.slave, "cd\n", "rest of the line");
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), 3, "FIONREAD after reading 2 of 5");
+	TP_EXPECT_LINE(p.slave, "cd\n", "rest of the line");
 	tp_pty_close(&p);
 }
 

@@ -9,74 +9,6 @@
 
 #include "ttypot.h"
 
-/* Bytes as printable text for failure messages. */
-static const char *
-esc(const void *buf, size_t len)
-{
-	static char out[4][512];
-	static int slot;
-	char *o = out[slot++ % 4];
-	const unsigned char *p = buf;
-	size_t j = 0;
-
-	for (size_t i = 0; i < len && j < sizeof(out[0]) - 8; i++) {
-		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
-			o[j++] = (char)p[i];
-		else
-			j += (size_t)snprintf(o + j, 8, "\\x%02x", p[i]);
-	}
-	o[j] = '\0';
-	return o;
-}
-
-/* A canonical slave, ECHO off unless lset sets it, non-blocking so that
- * a read after poll can never hang. */
-static void
-canon_open(struct tp_pty *p, tcflag_t lset, tcflag_t lclear)
-{
-	tp_pty_open(p, TP_COOKED);
-	tp_lflag(p->slave, ICANON | lset, (ECHO & ~lset) | lclear);
-	tp_set_nonblock(p->slave, true);
-}
-
-/* In canonical mode one read() returns at most one line: wait for a line,
- * read once with room to spare and compare the whole result. */
-static void
-expect_read(int fd, const char *want, size_t len, const char *what)
-{
-	char buf[512];
-
-	tp_wait_poll(fd, POLLIN, TP_WAIT_MS, what);
-	ssize_t n = read(fd, buf, sizeof(buf));
-	if (n < 0)
-		atf_tc_fail("%s: read: %s", what, strerror(errno));
-	if ((size_t)n != len || memcmp(buf, want, len) != 0)
-		atf_tc_fail("%s: read \"%s\" (%zd bytes), want \"%s\" (%zu)",
-			    what, esc(buf, (size_t)n), n, esc(want, len), len);
-}
-
-/* Nothing readable right now: for states already settled (all input the
- * case wrote has been seen to be processed), no window is needed. */
-static void
-expect_not_readable(int fd, const char *what)
-{
-	short rev = tp_poll1(fd, POLLIN, 0);
-	if (rev & POLLIN)
-		atf_tc_fail("%s: fd %d is readable (revents 0x%x)", what, fd,
-			    (unsigned)rev);
-}
-
-#define EXPECT_LINE(fd, lit, what) expect_read((fd), (lit), sizeof(lit) - 1, (what))
-
-static int
-fionread(int fd)
-{
-	int n = -1;
-	if (ioctl(fd, FIONREAD, &n) != 0)
-		atf_tc_fail("FIONREAD(%d): %s", fd, strerror(errno));
-	return n;
-}
-
 /* The ldisc has processed input once its echo reaches the master: that is
  * the state to wait for before looking at what the slave holds. */
 static void
@@ -87,8 +19,8 @@ wait_echo(struct tp_pty *p, const char *want, const char *what)
 
 	tp_read_exact(p->master, got, len, sizeof(got), what);
 	if (memcmp(got, want, len) != 0)
-		atf_tc_fail("%s: echo \"%s\", want \"%s\"", what, esc(got, len),
-			    esc(want, len));
+		atf_tc_fail("%s: echo \"%s\", want \"%s\"", what, tp_esc(got, len),
+			    tp_esc(want, len));
 }
 
 TP_CASE(partial_line_not_readable, TP_POSIX,
@@ -97,19 +29,19 @@ TP_CASE(partial_line_not_readable, TP_POSIX,
 {
 	struct tp_pty p;
 
-	canon_open(&p, ECHO, 0);
+	tp_canon_open(&p, ECHO, 0);
 	tp_oflag(p.slave, OPOST | ONLCR, 0);
 	tp_write_str(p.master, "abc", "master write of abc");
 	wait_echo(&p, "abc", "echo of abc");
-	expect_not_readable(p.slave, "partial line abc");
-	ATF_CHECK_EQ_MSG(fionread(p.slave), 0, "FIONREAD with only a partial line");
+	tp_expect_not_readable(p.slave, "partial line abc");
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), 0, "FIONREAD with only a partial line");
 	char buf[8];
 	ssize_t n = read(p.slave, buf, sizeof(buf));
 	ATF_CHECK_MSG(n < 0 && errno == EAGAIN,
 		      "non-blocking read of a partial line returned %zd (%s)", n,
 		      n < 0 ? strerror(errno) : "data");
 	tp_write_str(p.master, "\n", "master write of NL");
-	EXPECT_LINE(p.slave, "abc\n", "completed line");
+	TP_EXPECT_LINE(p.slave, "abc\n", "completed line");
 	tp_pty_close(&p);
 }
 
@@ -119,13 +51,13 @@ TP_CASE(fionread_counts_complete_lines, TP_LINUX,
 {
 	struct tp_pty p;
 
-	canon_open(&p, ECHO, 0);
+	tp_canon_open(&p, ECHO, 0);
 	tp_oflag(p.slave, OPOST | ONLCR, 0);
 	tp_write_str(p.master, "ab\ncd", "master write of ab NL cd");
 	wait_echo(&p, "ab\r\ncd", "echo of ab NL cd");
-	ATF_CHECK_EQ_MSG(fionread(p.slave), 3, "FIONREAD with one line and a partial one");
-	EXPECT_LINE(p.slave, "ab\n", "completed line");
-	ATF_CHECK_EQ_MSG(fionread(p.slave), 0, "FIONREAD with only the partial line left");
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), 3, "FIONREAD with one line and a partial one");
+	TP_EXPECT_LINE(p.slave, "ab\n", "completed line");
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), 0, "FIONREAD with only the partial line left");
 	tp_pty_close(&p);
 }
 
@@ -136,7 +68,7 @@ TP_CASE(icanon_off_releases_partial_line, TP_POSIX,
 	struct tp_pty p;
 	struct termios t;
 
-	canon_open(&p, ECHO, 0);
+	tp_canon_open(&p, ECHO, 0);
 	tp_write_str(p.master, "abc", "master write of abc");
 	wait_echo(&p, "abc", "echo of abc");
 	tp_tc_get(p.slave, &t);
@@ -144,8 +76,8 @@ TP_CASE(icanon_off_releases_partial_line, TP_POSIX,
 	t.c_cc[VMIN] = 1;
 	t.c_cc[VTIME] = 0;
 	tp_tc_set(p.slave, &t);
-	ATF_CHECK_EQ_MSG(fionread(p.slave), 3, "FIONREAD after clearing ICANON");
-	expect_read(p.slave, "abc", 3, "bytes of the former partial line");
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), 3, "FIONREAD after clearing ICANON");
+	tp_expect_read(p.slave, "abc", 3, "bytes of the former partial line");
 	tp_pty_close(&p);
 }
 
@@ -155,13 +87,13 @@ TP_CASE(icanon_on_pushes_queued_bytes, TP_LINUX,
 {
 	struct tp_pty p;
 
-	canon_open(&p, 0, ICANON);
+	tp_canon_open(&p, 0, ICANON);
 	tp_write_str(p.master, "abc", "master write of abc");
 	tp_wait_fionread(p.slave, 3, TP_WAIT_MS, "abc queued in non-canonical mode");
 	tp_lflag(p.slave, ICANON, 0);
-	ATF_CHECK_EQ_MSG(fionread(p.slave), 3, "FIONREAD after setting ICANON");
-	expect_read(p.slave, "abc", 3, "queued bytes as one line");
-	expect_not_readable(p.slave, "no zero-length read after the pushed line");
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), 3, "FIONREAD after setting ICANON");
+	tp_expect_read(p.slave, "abc", 3, "queued bytes as one line");
+	tp_expect_not_readable(p.slave, "no zero-length read after the pushed line");
 	tp_write_str(p.master, "de", "master write of de");
 	tp_expect_quiet(p.slave, "new input is canonical again");
 	tp_pty_close(&p);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ttypot.h"
@@ -80,38 +81,6 @@ blocked_reader(void *arg)
 		return 0;
 	return tp_child_fail("blocked read returned %zd (%s)", n,
 			     n < 0 ? strerror(errno) : "no error");
-}
-
-/* Wait until pid is asleep in read(fd): /proc/PID/syscall starts with the
- * read syscall number and the fd.  State, not time, orders the close. */
-static void
-wait_blocked_in_read(pid_t pid, int fd, const char *what)
-{
-	char path[64], want[32], buf[128];
-	long long deadline = tp_now_ms() + TP_WAIT_MS;
-	int step = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
-	snprintf(want, sizeof(want), "0 0x%x ", (unsigned)fd);
-	tp_waiting_for(what);
-	for (;;) {
-		int f = open(path, O_RDONLY | O_CLOEXEC);
-		if (f < 0 && errno == ENOENT)
-			atf_tc_skip("needs /proc/PID/syscall "
-				    "(CONFIG_HAVE_ARCH_TRACEHOOK, procfs)");
-		if (f < 0)
-			atf_tc_fail("open %s: %s", path, strerror(errno));
-		ssize_t n = read(f, buf, sizeof(buf) - 1);
-		close(f);
-		buf[n > 0 ? n : 0] = '\0';
-		if (strncmp(buf, want, strlen(want)) == 0)
-			return;
-		if (tp_now_ms() > deadline)
-			atf_tc_fail("%s: process %d not blocked in read(%d) "
-				    "after %d ms (syscall: %.40s)",
-				    what, (int)pid, fd, TP_WAIT_MS, buf);
-		tp_backoff(&step);
-	}
 }
 
 /* A devpts instance of our own, mounted over /dev/pts in a private mount
@@ -307,7 +276,7 @@ TP_CASE(blocked_master_reader_wakes_eio, TP_LINUX,
 	struct reader_arg a = {.fd = p.master, .other = p.slave, .extra = -1,
 			       .eof_ok = false};
 	tp_child_start(&c, blocked_reader, &a);
-	wait_blocked_in_read(c.pid, p.master, "child blocked reading the master");
+	tp_wait_blocked_fd(c.pid, SYS_read, p.master, "child blocked reading the master");
 	tp_close_slave(&p);
 	tp_child_join(&c, TP_WAIT_MS, "blocked master reader after slave close");
 	tp_pty_close(&p);
@@ -389,7 +358,7 @@ TP_CASE(blocked_slave_reader_wakes, TP_LINUX,
 	struct reader_arg a = {.fd = p.slave, .other = p.master, .extra = -1,
 			       .eof_ok = true};
 	tp_child_start(&c, blocked_reader, &a);
-	wait_blocked_in_read(c.pid, p.slave, "child blocked reading the slave");
+	tp_wait_blocked_fd(c.pid, SYS_read, p.slave, "child blocked reading the slave");
 	tp_close_master(&p);
 	tp_child_join(&c, TP_WAIT_MS, "blocked slave reader after master close");
 	tp_pty_close(&p);

@@ -12,27 +12,11 @@
 #define MARKER '#'
 
 static void
-show(char *out, size_t outlen, const char *s, size_t n)
-{
-	size_t o = 0;
-	for (size_t i = 0; i < n && o + 5 < outlen; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c < 0x7f)
-			out[o++] = (char)c;
-		else
-			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
-	}
-	out[o] = '\0';
-}
-
-static void
 check_bytes(const char *got, size_t n, const char *want)
 {
-	char a[256], b[256];
-	show(a, sizeof(a), got, n);
-	show(b, sizeof(b), want, strlen(want));
 	ATF_CHECK_MSG(n == strlen(want) && memcmp(got, want, n) == 0,
-		      "slave read \"%s\", expected \"%s\"", a, b);
+		      "slave read \"%s\", expected \"%s\"", tp_esc(got, n),
+		      tp_esc(want, strlen(want)));
 }
 
 /* Master writes `in` + MARKER to a raw slave (no echo) with c_iflag =

@@ -38,36 +38,21 @@ collect(int fd, char *buf, size_t cap, const char *what)
 	}
 }
 
-static void
-show(char *out, size_t outlen, const char *s, size_t n)
-{
-	size_t o = 0;
-	for (size_t i = 0; i < n && o + 5 < outlen; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c < 0x7f)
-			out[o++] = (char)c;
-		else
-			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", c);
-	}
-	out[o] = '\0';
-}
-
 /* Slave writes `in` with c_oflag = oflag; master must read `want`. */
 static void
 check_output(tcflag_t oflag, const char *in, const char *want)
 {
 	struct tp_pty p;
-	char got[64], a[256], b[256];
+	char got[64];
 
 	tp_pty_open(&p, TP_RAW);
 	set_oflag(p.slave, oflag);
 	tp_write_str(p.slave, in, "slave output");
 	tp_write_all(p.slave, &(char){MARKER}, 1, "marker");
 	size_t n = collect(p.master, got, sizeof(got), "output on the master");
-	show(a, sizeof(a), got, n);
-	show(b, sizeof(b), want, strlen(want));
 	ATF_CHECK_MSG(n == strlen(want) && memcmp(got, want, n) == 0,
-		      "master read \"%s\", expected \"%s\"", a, b);
+		      "master read \"%s\", expected \"%s\"", tp_esc(got, n),
+		      tp_esc(want, strlen(want)));
 	tp_pty_close(&p);
 }
 

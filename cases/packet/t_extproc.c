@@ -9,68 +9,15 @@
 
 #include "ttypot.h"
 
-static void
-set_pkt(int master, int on)
-{
-	if (ioctl(master, TIOCPKT, &on) != 0)
-		atf_tc_fail("ioctl(master, TIOCPKT, %d): %s", on, strerror(errno));
-}
-
-/* A pty pair with packet mode on; the master is non-blocking so that a read
- * after poll can never hang. */
-static void
-pkt_open(struct tp_pty *p, enum tp_mode mode)
-{
-	tp_pty_open(p, mode);
-	set_pkt(p->master, 1);
-	tp_set_nonblock(p->master, true);
-}
-
-/* Status changes are posted synchronously by the ioctl that causes them:
- * "no status" is checked at once, without a window. */
-static void
-expect_not_readable(int fd, const char *what)
-{
-	short rev = tp_poll1(fd, POLLIN, 0);
-	if (rev & POLLIN)
-		atf_tc_fail("%s: fd %d is readable (revents 0x%x)", what, fd,
-			    (unsigned)rev);
-}
-
-/* A status change is reported by one read returning exactly one byte. */
-static void
-expect_status(int master, unsigned char want, const char *what)
-{
-	unsigned char buf[64];
-
-	tp_wait_poll(master, POLLIN, TP_WAIT_MS, what);
-	ssize_t n = read(master, buf, sizeof(buf));
-	if (n < 0)
-		atf_tc_fail("%s: read: %s", what, strerror(errno));
-	if (n != 1 || buf[0] != want)
-		atf_tc_fail("%s: read returned %zd bytes, first 0x%02x; want the "
-			    "single status byte 0x%02x",
-			    what, n, n > 0 ? buf[0] : 0, want);
-}
-
-static int
-fionread(int fd)
-{
-	int n = -1;
-	if (ioctl(fd, FIONREAD, &n) != 0)
-		atf_tc_fail("FIONREAD(%d): %s", fd, strerror(errno));
-	return n;
-}
-
 /* Canonical slave, ECHO as asked, then EXTPROC; the TIOCPKT_IOCTL status
  * of the EXTPROC change is consumed.  The slave is non-blocking. */
 static void
 extproc_open(struct tp_pty *p, bool echo)
 {
-	pkt_open(p, TP_COOKED);
+	tp_pkt_open(p, TP_COOKED);
 	tp_lflag(p->slave, ICANON | (echo ? ECHO : 0), echo ? 0 : ECHO);
 	tp_lflag(p->slave, EXTPROC, 0);
-	expect_status(p->master, TIOCPKT_IOCTL, "status after setting EXTPROC");
+	tp_pkt_expect_status(p->master, TIOCPKT_IOCTL, "status after setting EXTPROC");
 	tp_set_nonblock(p->slave, true);
 }
 
@@ -80,10 +27,10 @@ TP_CASE(extproc_set_reports_ioctl, TP_LINUX,
 {
 	struct tp_pty p;
 
-	pkt_open(&p, TP_COOKED);
+	tp_pkt_open(&p, TP_COOKED);
 	tp_lflag(p.slave, EXTPROC, 0);
-	expect_status(p.master, TIOCPKT_IOCTL, "status after setting EXTPROC");
-	expect_not_readable(p.master, "a single status");
+	tp_pkt_expect_status(p.master, TIOCPKT_IOCTL, "status after setting EXTPROC");
+	tp_expect_not_readable(p.master, "a single status");
 	tp_pty_close(&p);
 }
 
@@ -95,11 +42,11 @@ TP_CASE(extproc_any_change_reports_ioctl, TP_LINUX,
 
 	extproc_open(&p, false);
 	tp_lflag(p.slave, ECHO, 0);
-	expect_status(p.master, TIOCPKT_IOCTL, "status after setting ECHO");
+	tp_pkt_expect_status(p.master, TIOCPKT_IOCTL, "status after setting ECHO");
 	tp_lflag(p.slave, 0, EXTPROC);
-	expect_status(p.master, TIOCPKT_IOCTL, "status after clearing EXTPROC");
+	tp_pkt_expect_status(p.master, TIOCPKT_IOCTL, "status after clearing EXTPROC");
 	tp_lflag(p.slave, 0, ECHO);
-	expect_not_readable(p.master, "no status once EXTPROC is clear");
+	tp_expect_not_readable(p.master, "no status once EXTPROC is clear");
 	tp_pty_close(&p);
 }
 
@@ -145,7 +92,7 @@ TP_CASE(extproc_lone_eof_reads_zero, TP_LINUX,
 	ssize_t n = read(p.slave, buf, sizeof(buf));
 	ATF_CHECK_MSG(n == 0, "read returned %zd (%s), want 0", n,
 		      n < 0 ? strerror(errno) : "data");
-	ATF_CHECK_EQ_MSG(fionread(p.slave), 0, "FIONREAD after the zero read");
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), 0, "FIONREAD after the zero read");
 	tp_pty_close(&p);
 }
 

@@ -10,63 +10,10 @@
 #include "ttypot.h"
 
 static void
-set_pkt(int master, int on)
-{
-	if (ioctl(master, TIOCPKT, &on) != 0)
-		atf_tc_fail("ioctl(master, TIOCPKT, %d): %s", on, strerror(errno));
-}
-
-/* A pty pair with packet mode on; the master is non-blocking so that a read
- * after poll can never hang. */
-static void
-pkt_open(struct tp_pty *p, enum tp_mode mode)
-{
-	tp_pty_open(p, mode);
-	set_pkt(p->master, 1);
-	tp_set_nonblock(p->master, true);
-}
-
-/* Status changes are posted synchronously by the ioctl that causes them:
- * "no status" is checked at once, without a window. */
-static void
-expect_not_readable(int fd, const char *what)
-{
-	short rev = tp_poll1(fd, POLLIN, 0);
-	if (rev & POLLIN)
-		atf_tc_fail("%s: fd %d is readable (revents 0x%x)", what, fd,
-			    (unsigned)rev);
-}
-
-/* A status change is reported by one read returning exactly one byte. */
-static void
-expect_status(int master, unsigned char want, const char *what)
-{
-	unsigned char buf[64];
-
-	tp_wait_poll(master, POLLIN, TP_WAIT_MS, what);
-	ssize_t n = read(master, buf, sizeof(buf));
-	if (n < 0)
-		atf_tc_fail("%s: read: %s", what, strerror(errno));
-	if (n != 1 || buf[0] != want)
-		atf_tc_fail("%s: read returned %zd bytes, first 0x%02x; want the "
-			    "single status byte 0x%02x",
-			    what, n, n > 0 ? buf[0] : 0, want);
-}
-
-static void
 flow(int fd, int action, const char *name)
 {
 	if (tcflow(fd, action) != 0)
 		atf_tc_fail("tcflow(slave, %s): %s", name, strerror(errno));
-}
-
-static void
-set_cc(int fd, int idx, cc_t val)
-{
-	struct termios t;
-	tp_tc_get(fd, &t);
-	t.c_cc[idx] = val;
-	tp_tc_set(fd, &t);
 }
 
 TP_CASE(pkt_stop_start, TP_LINUX,
@@ -75,12 +22,12 @@ TP_CASE(pkt_stop_start, TP_LINUX,
 {
 	struct tp_pty p;
 
-	pkt_open(&p, TP_RAW);
+	tp_pkt_open(&p, TP_RAW);
 	flow(p.slave, TCOOFF, "TCOOFF");
-	expect_status(p.master, TIOCPKT_STOP, "status after TCOOFF");
+	tp_pkt_expect_status(p.master, TIOCPKT_STOP, "status after TCOOFF");
 	flow(p.slave, TCOON, "TCOON");
-	expect_status(p.master, TIOCPKT_START, "status after TCOON");
-	expect_not_readable(p.master, "one status per change");
+	tp_pkt_expect_status(p.master, TIOCPKT_START, "status after TCOON");
+	tp_expect_not_readable(p.master, "one status per change");
 	tp_pty_close(&p);
 }
 
@@ -90,11 +37,11 @@ TP_CASE(pkt_start_replaces_unread_stop, TP_LINUX,
 {
 	struct tp_pty p;
 
-	pkt_open(&p, TP_RAW);
+	tp_pkt_open(&p, TP_RAW);
 	flow(p.slave, TCOOFF, "TCOOFF");
 	flow(p.slave, TCOON, "TCOON");
-	expect_status(p.master, TIOCPKT_START, "merged status");
-	expect_not_readable(p.master, "a single merged status");
+	tp_pkt_expect_status(p.master, TIOCPKT_START, "merged status");
+	tp_expect_not_readable(p.master, "a single merged status");
 	tp_pty_close(&p);
 }
 
@@ -104,12 +51,12 @@ TP_CASE(pkt_stop_char_input, TP_LINUX,
 {
 	struct tp_pty p;
 
-	pkt_open(&p, TP_COOKED);
+	tp_pkt_open(&p, TP_COOKED);
 	tp_lflag(p.slave, 0, ECHO);
 	tp_write_str(p.master, "\023", "master write of ^S");
-	expect_status(p.master, TIOCPKT_STOP, "status after ^S");
+	tp_pkt_expect_status(p.master, TIOCPKT_STOP, "status after ^S");
 	tp_write_str(p.master, "\021", "master write of ^Q");
-	expect_status(p.master, TIOCPKT_START, "status after ^Q");
+	tp_pkt_expect_status(p.master, TIOCPKT_START, "status after ^Q");
 	tp_pty_close(&p);
 }
 
@@ -119,17 +66,17 @@ TP_CASE(pkt_ixon_nostop_dostop, TP_LINUX,
 {
 	struct tp_pty p;
 
-	pkt_open(&p, TP_COOKED);
-	set_cc(p.slave, VSTOP, 023);
-	set_cc(p.slave, VSTART, 021);
+	tp_pkt_open(&p, TP_COOKED);
+	tp_set_cc(p.slave, VSTOP, 023);
+	tp_set_cc(p.slave, VSTART, 021);
 	tp_iflag(p.slave, IXON, 0);
 	/* Whatever the setup produced is not under test. */
 	while (tp_poll1(p.master, POLLIN, 0) & POLLIN)
-		expect_status(p.master, TIOCPKT_DOSTOP, "status of the setup");
+		tp_pkt_expect_status(p.master, TIOCPKT_DOSTOP, "status of the setup");
 	tp_iflag(p.slave, 0, IXON);
-	expect_status(p.master, TIOCPKT_NOSTOP, "status after clearing IXON");
+	tp_pkt_expect_status(p.master, TIOCPKT_NOSTOP, "status after clearing IXON");
 	tp_iflag(p.slave, IXON, 0);
-	expect_status(p.master, TIOCPKT_DOSTOP, "status after setting IXON");
+	tp_pkt_expect_status(p.master, TIOCPKT_DOSTOP, "status after setting IXON");
 	tp_pty_close(&p);
 }
 
@@ -139,16 +86,16 @@ TP_CASE(pkt_vstop_change_nostop, TP_LINUX,
 {
 	struct tp_pty p;
 
-	pkt_open(&p, TP_COOKED);
-	set_cc(p.slave, VSTOP, 023);
-	set_cc(p.slave, VSTART, 021);
+	tp_pkt_open(&p, TP_COOKED);
+	tp_set_cc(p.slave, VSTOP, 023);
+	tp_set_cc(p.slave, VSTART, 021);
 	tp_iflag(p.slave, IXON, 0);
 	while (tp_poll1(p.master, POLLIN, 0) & POLLIN)
-		expect_status(p.master, TIOCPKT_DOSTOP, "status of the setup");
-	set_cc(p.slave, VSTOP, 030);
-	expect_status(p.master, TIOCPKT_NOSTOP, "status after VSTOP = ^X");
-	set_cc(p.slave, VSTOP, 023);
-	expect_status(p.master, TIOCPKT_DOSTOP, "status after VSTOP = ^S");
+		tp_pkt_expect_status(p.master, TIOCPKT_DOSTOP, "status of the setup");
+	tp_set_cc(p.slave, VSTOP, 030);
+	tp_pkt_expect_status(p.master, TIOCPKT_NOSTOP, "status after VSTOP = ^X");
+	tp_set_cc(p.slave, VSTOP, 023);
+	tp_pkt_expect_status(p.master, TIOCPKT_DOSTOP, "status after VSTOP = ^S");
 	tp_pty_close(&p);
 }
 
@@ -159,13 +106,13 @@ TP_CASE(pkt_other_termios_no_status, TP_LINUX,
 	struct tp_pty p;
 	struct termios t;
 
-	pkt_open(&p, TP_COOKED);
+	tp_pkt_open(&p, TP_COOKED);
 	tp_tc_get(p.slave, &t);
 	t.c_lflag ^= ECHO | ICANON;
 	t.c_oflag ^= OPOST;
 	t.c_cc[VMIN] = 7;
 	tp_tc_set(p.slave, &t);
-	expect_not_readable(p.master, "status for a termios change");
+	tp_expect_not_readable(p.master, "status for a termios change");
 	tp_pty_close(&p);
 }
 

@@ -11,39 +11,6 @@
 
 #include "ttypot.h"
 
-static void
-set_pkt(int master, int on)
-{
-	if (ioctl(master, TIOCPKT, &on) != 0)
-		atf_tc_fail("ioctl(master, TIOCPKT, %d): %s", on, strerror(errno));
-}
-
-/* A pty pair with packet mode on; the master is non-blocking so that a read
- * after poll can never hang. */
-static void
-pkt_open(struct tp_pty *p, enum tp_mode mode)
-{
-	tp_pty_open(p, mode);
-	set_pkt(p->master, 1);
-	tp_set_nonblock(p->master, true);
-}
-
-/* A status change is reported by one read returning exactly one byte. */
-static void
-expect_status(int master, unsigned char want, const char *what)
-{
-	unsigned char buf[64];
-
-	tp_wait_poll(master, POLLIN, TP_WAIT_MS, what);
-	ssize_t n = read(master, buf, sizeof(buf));
-	if (n < 0)
-		atf_tc_fail("%s: read: %s", what, strerror(errno));
-	if (n != 1 || buf[0] != want)
-		atf_tc_fail("%s: read returned %zd bytes, first 0x%02x; want the "
-			    "single status byte 0x%02x",
-			    what, n, n > 0 ? buf[0] : 0, want);
-}
-
 /* A poller child's own timeout, and the time under which its return counts
  * as a wake-up by the event rather than that timeout. */
 #define POLLER_TIMEOUT_MS 2000
@@ -80,36 +47,6 @@ poller_main(void *arg)
 	return 0;
 }
 
-/* Wait until pid sleeps in poll() or ppoll(), seen in /proc/PID/syscall:
- * the state to reach before making the event happen. */
-static void
-wait_blocked_in_poll(pid_t pid, const char *what)
-{
-	char path[64], line[256] = "";
-	long long deadline = tp_now_ms() + TP_WAIT_MS;
-	int step = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
-	tp_waiting_for(what);
-	for (;;) {
-		FILE *f = fopen(path, "r");
-		if (f == NULL)
-			atf_tc_skip("needs %s (CONFIG_HAVE_ARCH_TRACEHOOK): %s",
-				    path, strerror(errno));
-		long nr = -1;
-		if (fgets(line, sizeof(line), f) == NULL || sscanf(line, "%ld", &nr) != 1)
-			nr = -1;
-		fclose(f);
-		if (nr == SYS_poll || nr == SYS_ppoll)
-			return;
-		if (tp_now_ms() > deadline)
-			atf_tc_fail("%s: pid %d not blocked in poll after %d ms; "
-				    "/proc syscall says: %s",
-				    what, (int)pid, TP_WAIT_MS, line);
-		tp_backoff(&step);
-	}
-}
-
 static void
 poller_start(struct poller *pl, int fd, short events)
 {
@@ -119,7 +56,7 @@ poller_start(struct poller *pl, int fd, short events)
 		atf_tc_fail("pipe2: %s", strerror(errno));
 	tp_child_start(&pl->child, poller_main, pl);
 	close(pl->pipe[1]);
-	wait_blocked_in_poll(pl->child.pid, "poller blocked on the master");
+	tp_wait_blocked_poll(pl->child.pid, "poller blocked on the master");
 }
 
 static void
@@ -147,14 +84,14 @@ TP_CASE(pkt_poll_status_sets_pri, TP_LINUX,
 	struct tp_pty p;
 	const short ev = POLLIN | POLLRDNORM | POLLPRI;
 
-	pkt_open(&p, TP_RAW);
+	tp_pkt_open(&p, TP_RAW);
 	ATF_CHECK_EQ_MSG(poll_now(p.master, ev), 0, "revents with nothing pending");
 	if (tcflow(p.slave, TCOOFF) != 0)
 		atf_tc_fail("tcflow(slave, TCOOFF): %s", strerror(errno));
 	short rev = tp_wait_poll(p.master, ev, TP_WAIT_MS, "status readiness");
 	ATF_CHECK_EQ_MSG(rev, ev, "revents 0x%x with a status pending, want 0x%x",
 			 (unsigned)rev, (unsigned)ev);
-	expect_status(p.master, TIOCPKT_STOP, "stop status");
+	tp_pkt_expect_status(p.master, TIOCPKT_STOP, "stop status");
 	ATF_CHECK_EQ_MSG(poll_now(p.master, ev), 0, "revents after reading the status");
 	tp_pty_close(&p);
 }
@@ -166,7 +103,7 @@ TP_CASE(pkt_poll_data_no_pri, TP_LINUX,
 	struct tp_pty p;
 	const short ev = POLLIN | POLLRDNORM | POLLPRI;
 
-	pkt_open(&p, TP_RAW);
+	tp_pkt_open(&p, TP_RAW);
 	tp_write_str(p.slave, "x", "slave write of x");
 	tp_wait_fionread(p.master, 1, TP_WAIT_MS, "x on the master");
 	short rev = poll_now(p.master, ev);
@@ -183,7 +120,7 @@ TP_CASE(pkt_poll_pri_woken_by_flush, TP_LINUX,
 	struct poller pl;
 	struct poll_result res;
 
-	pkt_open(&p, TP_RAW);
+	tp_pkt_open(&p, TP_RAW);
 	poller_start(&pl, p.master, POLLPRI);
 	if (tcflush(p.slave, TCIFLUSH) != 0)
 		atf_tc_fail("tcflush(slave, TCIFLUSH): %s", strerror(errno));
@@ -204,7 +141,7 @@ TP_CASE(pkt_poll_in_woken_by_stop, TP_LINUX,
 	struct poller pl;
 	struct poll_result res;
 
-	pkt_open(&p, TP_RAW);
+	tp_pkt_open(&p, TP_RAW);
 	poller_start(&pl, p.master, POLLIN);
 	if (tcflow(p.slave, TCOOFF) != 0)
 		atf_tc_fail("tcflow(slave, TCOOFF): %s", strerror(errno));
@@ -227,7 +164,7 @@ TP_CASE(pkt_poll_pri_woken_by_stop, TP_LINUX,
 	struct poller pl;
 	struct poll_result res;
 
-	pkt_open(&p, TP_RAW);
+	tp_pkt_open(&p, TP_RAW);
 	poller_start(&pl, p.master, POLLPRI);
 	if (tcflow(p.slave, TCOOFF) != 0)
 		atf_tc_fail("tcflow(slave, TCOOFF): %s", strerror(errno));
