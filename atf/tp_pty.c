@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "ttypot.h"
@@ -79,4 +80,14 @@ tp_pty_free_slots(void)
 	if (max < 0 || nr < 0)
 		return -1;
 	return max - nr;
+}
+
+unsigned
+tp_pty_index(int master)
+{
+	unsigned n;
+	if (ioctl(master, TIOCGPTN, &n) != 0)
+		atf_tc_fail("TIOCGPTN on a master (fd %d): %s", master,
+			    strerror(errno));
+	return n;
 }

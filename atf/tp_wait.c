@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "ttypot.h"
@@ -107,4 +108,22 @@ tp_fionread(int fd)
 	if (ioctl(fd, FIONREAD, &n) != 0)
 		atf_tc_fail("FIONREAD(%d): %s", fd, strerror(errno));
 	return n;
+}
+
+void
+tp_wait_path_gone(const char *path, const char *what)
+{
+	struct stat st;
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
+	int step = 0;
+
+	tp_waiting_for(what);
+	while (stat(path, &st) == 0) {
+		if (tp_now_ms() > deadline)
+			atf_tc_fail("%s: %s still exists after %d ms", what,
+				    path, TP_WAIT_MS);
+		tp_backoff(&step);
+	}
+	if (errno != ENOENT)
+		atf_tc_fail("%s: stat %s: %s", what, path, strerror(errno));
 }

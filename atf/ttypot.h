@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <termios.h>
+#include <time.h>
 
 #include <atf-c.h>
 
@@ -133,6 +134,8 @@ void tp_close_slave(struct tp_pty *p);
 void tp_close_master(struct tp_pty *p);
 /* Number of pty pairs the kernel allows from kernel.pty.max - nr (or -1). */
 long tp_pty_free_slots(void);
+/* The pty index of a master (TIOCGPTN): its slave is /dev/pts/<index>. */
+unsigned tp_pty_index(int master);
 
 /* ---------------------------------------------------------------- termios */
 
@@ -169,8 +172,26 @@ short tp_poll1(int fd, short events, int timeout_ms);
 void tp_expect_not_readable(int fd, const char *what);
 /* FIONREAD(fd); fails the case when the ioctl does. */
 int tp_fionread(int fd);
+/* Wait (TP_WAIT_MS) until path no longer exists (stat fails with ENOENT),
+ * e.g. a /dev/pts node after its pty is freed. */
+void tp_wait_path_gone(const char *path, const char *what);
 /* Wait for a child to exit; returns its wait status. Fails after deadline. */
 int tp_wait_exit(pid_t pid, int timeout_ms, const char *what);
+
+/* Prompt exit waits (tp_exit.c), for reading right at a child's exit. */
+/* Whether pid has exited, leaving it unreaped (waitid WNOWAIT). */
+bool tp_has_exited(pid_t pid);
+/* Busy-wait (at most TP_WAIT_MS) until pid has exited, leaving it unreaped:
+ * the caller sees the exit with no wakeup latency. */
+void tp_spin_until_exited(pid_t pid, const char *what);
+/* Wake the moment pid exits (a pidfd; tp_spin_until_exited before 5.3),
+ * then reap it; returns its wait status. */
+int tp_wait_exit_now(pid_t pid, const char *what);
+/* Interrupt this thread's blocking reads every period_ms with SIGUSR2 (a
+ * handler without SA_RESTART), so that a read that never returns runs into
+ * its caller's deadline; tp_nudge_stop deletes the timer. */
+timer_t tp_nudge_start(int period_ms);
+void tp_nudge_stop(timer_t t);
 
 /* ---------------------------------------------------------------- bounded I/O */
 

@@ -153,35 +153,6 @@ on_sigchld(int sig)
 	errno = saved;
 }
 
-static void
-on_nudge(int sig)
-{
-	(void)sig;
-}
-
-/* Interrupt this thread's blocking reads every NUDGE_MS (no SA_RESTART) so a
- * read that never ends runs into drain()'s deadline. */
-static timer_t
-nudge_start(void)
-{
-	timer_t t;
-	struct sigaction sa = {.sa_handler = on_nudge};
-	struct sigevent ev = {.sigev_notify = SIGEV_THREAD_ID,
-			      .sigev_signo = SIGUSR2};
-	struct itimerspec its = {
-		.it_value = {.tv_nsec = NUDGE_MS * 1000000L},
-		.it_interval = {.tv_nsec = NUDGE_MS * 1000000L},
-	};
-
-	sigemptyset(&sa.sa_mask);
-	ev._sigev_un._tid = gettid();
-	if (sigaction(SIGUSR2, &sa, NULL) != 0 ||
-	    timer_create(CLOCK_MONOTONIC, &ev, &t) != 0 ||
-	    timer_settime(t, 0, &its, NULL) != 0)
-		atf_tc_fail("nudge timer: %s", strerror(errno));
-	return t;
-}
-
 /* ------------------------------------------------------------ one iteration */
 
 /* Fork the writer; it starts only once the parent has closed its slave
@@ -219,48 +190,6 @@ start_writer(struct tp_pty *p, size_t n)
 	close(gate[0]);
 	close(gate[1]);
 	return pid;
-}
-
-/* Busy-wait (at most TP_WAIT_MS) until pid has exited, leaving it unreaped:
- * the caller sees the exit with no wakeup latency.  Also the fallback for
- * kernels before 5.3, which have no pidfd. */
-static void
-spin_until_exited(pid_t pid, const char *what)
-{
-	long long deadline = tp_now_ms() + TP_WAIT_MS;
-	siginfo_t si;
-
-	for (;;) {
-		si.si_pid = 0;
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 &&
-		    errno != EINTR)
-			atf_tc_fail("%s: waitid(%d): %s", what, (int)pid,
-				    strerror(errno));
-		if (si.si_pid == pid)
-			return;
-		if (tp_now_ms() > deadline)
-			atf_tc_fail("%s: process %d still running after %d ms",
-				    what, (int)pid, TP_WAIT_MS);
-		sched_yield();
-	}
-}
-
-/* Wake the moment pid exits (pidfd), then reap it. */
-static int
-wait_exit_now(pid_t pid)
-{
-	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	tp_waiting_for("the writer's exit");
-	if (pfd >= 0) {
-		short rev = tp_poll1(pfd, POLLIN, TP_WAIT_MS);
-		close(pfd);
-		if (rev == 0)
-			atf_tc_fail("writer %d still running after %d ms",
-				    (int)pid, TP_WAIT_MS);
-	} else {
-		spin_until_exited(pid, "the writer's exit");
-	}
-	return tp_wait_exit(pid, TP_WAIT_MS, "reaping the writer");
 }
 
 static void
@@ -304,12 +233,12 @@ iterate(const struct race *rc, long i, long total, struct outcome *o)
 		status = tp_wait_exit(pid, TP_WAIT_MS, "reaping the writer");
 	} else if (rc->rd == RR_SPIN) {
 		/* No wakeup latency: read while the exit is fresh, reap after. */
-		spin_until_exited(pid, "the writer's exit");
+		tp_spin_until_exited(pid, "the writer's exit");
 		tp_waiting_for("the master drain at the exit");
 		drain(p.master, n, false, o);
 		status = tp_wait_exit(pid, TP_WAIT_MS, "reaping the writer");
 	} else {
-		status = wait_exit_now(pid);
+		status = tp_wait_exit_now(pid, "the writer's exit");
 		tp_waiting_for("the master drain after waitpid");
 		drain(p.master, n, rc->rd == RR_POLL, o);
 	}
@@ -351,12 +280,12 @@ hunt(const atf_tc_t *tc, const struct race *rc)
 			atf_tc_fail("sigaction(SIGCHLD): %s", strerror(errno));
 	}
 	if (rc->rd == RR_BLOCK)
-		nudge = nudge_start();
+		nudge = tp_nudge_start(NUDGE_MS);
 	long long t0 = tp_now_ms();
 	for (long i = 0; i < total; i++)
 		iterate(rc, i, total, &o);
 	if (rc->rd == RR_BLOCK)
-		timer_delete(nudge);
+		tp_nudge_stop(nudge);
 	if (rc->rd == RR_HANDLER)
 		sigaction(SIGCHLD, &old_chld, NULL);
 	printf("%ld iterations in %lld ms, no data lost\n", total,

@@ -77,51 +77,6 @@ static unsigned char rbuf[MAX_N]; /* what the parent read */
 
 /* ------------------------------------------------------------ processes */
 
-/* Whether pid has exited, leaving it to be reaped. */
-static bool
-has_exited(pid_t pid)
-{
-	siginfo_t si = {.si_pid = 0};
-	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 &&
-	    errno != EINTR)
-		atf_tc_fail("waitid(%d): %s", (int)pid, strerror(errno));
-	return si.si_pid == pid;
-}
-
-/* Kernels before 5.3 have no pidfd: spin on waitid(WNOWAIT), which sees
- * the exit just as promptly, for at most TP_WAIT_MS. */
-static void
-spin_until_exited(pid_t pid, const char *what)
-{
-	long long deadline = tp_now_ms() + TP_WAIT_MS;
-
-	while (!has_exited(pid)) {
-		if (tp_now_ms() > deadline)
-			atf_tc_fail("%s: process %d still running after %d ms",
-				    what, (int)pid, TP_WAIT_MS);
-		sched_yield();
-	}
-}
-
-/* Wait for pid to exit, waking the moment it does (pidfd) so the master is
- * read as soon after the exit as possible: that is where data went missing. */
-static int
-wait_exit_now(pid_t pid, const char *what)
-{
-	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	tp_waiting_for(what);
-	if (pfd >= 0) {
-		short rev = tp_poll1(pfd, POLLIN, TP_WAIT_MS);
-		close(pfd);
-		if (rev == 0)
-			atf_tc_fail("%s: process %d still running after %d ms",
-				    what, (int)pid, TP_WAIT_MS);
-	} else {
-		spin_until_exited(pid, what);
-	}
-	return tp_wait_exit(pid, TP_WAIT_MS, what);
-}
-
 /* Fork the writer of n pattern bytes to p->slave; close the parent's copy of
  * the slave (else the master never reports EIO). */
 static pid_t
@@ -219,7 +174,7 @@ read_while_writer_runs(int master, pid_t pid, size_t n, size_t *got)
 				continue;
 			atf_tc_fail("poll: %s", strerror(errno));
 		}
-		if (pfd >= 0 ? fds[1].revents != 0 : has_exited(pid))
+		if (pfd >= 0 ? fds[1].revents != 0 : tp_has_exited(pid))
 			break;
 		if (!(fds[0].revents & POLLIN))
 			continue; /* POLLHUP alone: the slave is closed, exit is near */
@@ -245,41 +200,6 @@ read_while_writer_runs(int master, pid_t pid, size_t n, size_t *got)
 /* ------------------------------------------------------------ read modes */
 
 static timer_t nudge_timer;
-
-static void
-on_nudge(int sig)
-{
-	(void)sig;
-}
-
-/* Interrupt this thread's blocking reads every NUDGE_MS (no SA_RESTART), so a
- * read that never returns becomes a tp_drain deadline failure. */
-static void
-nudge_start(void)
-{
-	struct sigaction sa = {.sa_handler = on_nudge};
-	struct sigevent ev = {.sigev_notify = SIGEV_THREAD_ID,
-			      .sigev_signo = SIGUSR2};
-	struct itimerspec its = {
-		.it_value = {.tv_nsec = NUDGE_MS * 1000000L},
-		.it_interval = {.tv_nsec = NUDGE_MS * 1000000L},
-	};
-
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGUSR2, &sa, NULL) != 0)
-		atf_tc_fail("sigaction(SIGUSR2): %s", strerror(errno));
-	ev._sigev_un._tid = gettid();
-	if (timer_create(CLOCK_MONOTONIC, &ev, &nudge_timer) != 0)
-		atf_tc_fail("timer_create: %s", strerror(errno));
-	if (timer_settime(nudge_timer, 0, &its, NULL) != 0)
-		atf_tc_fail("timer_settime: %s", strerror(errno));
-}
-
-static void
-nudge_stop(void)
-{
-	timer_delete(nudge_timer);
-}
 
 /* What a readiness-driven drain saw besides the bytes. */
 struct ready_stats {
@@ -516,15 +436,15 @@ run_scenario(const atf_tc_t *tc, const struct scenario *sc)
 	if (sc->n > UNREAD_SAFE_N)
 		status = read_while_writer_runs(p.master, pid, sc->n, &got);
 	else
-		status = wait_exit_now(pid, "the writer's exit");
+		status = tp_wait_exit_now(pid, "the writer's exit");
 	check_writer_status(status, sc->ex);
 
 	switch (sc->rd) {
 	case RD_BLOCK:
-		nudge_start();
+		nudge_timer = tp_nudge_start(NUDGE_MS);
 		tp_drain(p.master, rbuf + got, sc->n - got, READ_CHUNK,
 			 TP_WAIT_MS, &d, "blocking reads of the master to EIO");
-		nudge_stop();
+		tp_nudge_stop(nudge_timer);
 		got += d.got;
 		check_data("blocking read", sc->n, got, &d, false);
 		break;
@@ -715,7 +635,7 @@ TP_CASE_COMMITS(parent_slave_copy_blocks_eio, TP_LINUX, BROKE_1, FIXED_1,
 	int keep = dup(p.slave); /* start_writer closes p.slave */
 	ATF_REQUIRE_MSG(keep >= 0, "dup: %s", strerror(errno));
 	pid_t pid = start_writer(tc, &p, n, EX_FORK_EXIT);
-	check_writer_status(wait_exit_now(pid, "the writer's exit"),
+	check_writer_status(tp_wait_exit_now(pid, "the writer's exit"),
 			    EX_FORK_EXIT);
 	tp_read_exact(p.master, rbuf, n, READ_CHUNK, "the child's 100 bytes");
 	ATF_CHECK_MSG(tp_pattern_check(rbuf, n, 0) < 0,
@@ -795,7 +715,7 @@ TP_CASE_COMMITS(grandchild_holds_slave, TP_LINUX, BROKE_1, FIXED_1,
 	tp_close_slave(&p);
 	close(ctl[0]);
 	close(info[1]);
-	int status = wait_exit_now(pid, "the child's exit");
+	int status = tp_wait_exit_now(pid, "the child's exit");
 	ATF_REQUIRE_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 			"child failed to write or fork: wait status 0x%x",
 			(unsigned)status);
@@ -809,7 +729,7 @@ TP_CASE_COMMITS(grandchild_holds_slave, TP_LINUX, BROKE_1, FIXED_1,
 	expect_no_hangup(p.master, "grandchild still holds the slave");
 
 	tp_write_all(ctl[1], "w", 1, "go byte to the grandchild");
-	status = wait_exit_now(gpid, "the grandchild's exit");
+	status = tp_wait_exit_now(gpid, "the grandchild's exit");
 	ATF_CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		      "grandchild writer failed: wait status 0x%x",
 		      (unsigned)status);

@@ -102,33 +102,6 @@ open_master(void)
 	return m;
 }
 
-static unsigned
-pty_index(int m)
-{
-	unsigned n;
-	if (ioctl(m, TIOCGPTN, &n) != 0)
-		atf_tc_fail("TIOCGPTN: %s", strerror(errno));
-	return n;
-}
-
-static void
-wait_path_gone(const char *path, const char *what)
-{
-	struct stat st;
-	long long deadline = tp_now_ms() + TP_WAIT_MS;
-	int step = 0;
-
-	tp_waiting_for(what);
-	while (stat(path, &st) == 0) {
-		if (tp_now_ms() > deadline)
-			atf_tc_fail("%s: %s still exists after %d ms", what,
-				    path, TP_WAIT_MS);
-		tp_backoff(&step);
-	}
-	if (errno != ENOENT)
-		atf_tc_fail("%s: stat %s: %s", what, path, strerror(errno));
-}
-
 /* Move the case into its own mount namespace and mount a new devpts
  * instance with opts over /dev/pts, so /dev/ptmx allocates from it.
  * Returns the new instance's device number. */
@@ -157,11 +130,11 @@ private_devpts(const char *opts)
 	/* /dev/ptmx must allocate from the new instance (path lookup of
 	 * pts/ next to it), or the case would measure the host's. */
 	int m = open_master();
-	snprintf(path, sizeof(path), "/dev/pts/%u", pty_index(m));
+	snprintf(path, sizeof(path), "/dev/pts/%u", tp_pty_index(m));
 	if (stat(path, &node) != 0 || node.st_dev != new_dir.st_dev)
 		atf_tc_fail("/dev/ptmx does not allocate from the new instance");
 	close(m);
-	wait_path_gone(path, "probe pty of the new instance to go");
+	tp_wait_path_gone(path, "probe pty of the new instance to go");
 	return new_dir.st_dev;
 }
 
@@ -180,7 +153,7 @@ TP_CASE(slave_node_follows_mount_options, TP_LINUX,
 	ATF_REQUIRE(stat("/dev/pts", &dir) == 0);
 	devpts_options(dir.st_dev, &o);
 	int m = open_master();
-	snprintf(path, sizeof(path), "/dev/pts/%u", pty_index(m));
+	snprintf(path, sizeof(path), "/dev/pts/%u", tp_pty_index(m));
 	ATF_REQUIRE_MSG(stat(path, &node) == 0, "stat %s: %s", path,
 			strerror(errno));
 	ATF_REQUIRE_MSG(node.st_dev == dir.st_dev,
@@ -301,7 +274,7 @@ TP_CASE_ROOT(instance_options_applied, TP_LINUX,
 	ATF_CHECK_MSG((ptmx.st_mode & 07777) == 0666, "pts/ptmx mode %04o",
 		      ptmx.st_mode & 07777);
 	int m = open_master();
-	unsigned n = pty_index(m);
+	unsigned n = tp_pty_index(m);
 	ATF_CHECK_EQ_MSG(n, 0, "first pty of a fresh instance has index %u",
 			 n);
 	ATF_REQUIRE(stat("/dev/pts/0", &node) == 0);
@@ -324,8 +297,8 @@ TP_CASE_ROOT(index_reused_after_close, TP_LINUX,
 	private_devpts("newinstance,ptmxmode=0666");
 	for (int i = 0; i < 3; i++) {
 		m[i] = open_master();
-		ATF_REQUIRE_EQ_MSG(pty_index(m[i]), (unsigned)i,
-				   "pty %d got index %u", i, pty_index(m[i]));
+		ATF_REQUIRE_EQ_MSG(tp_pty_index(m[i]), (unsigned)i,
+				   "pty %d got index %u", i, tp_pty_index(m[i]));
 		ATF_REQUIRE(unlockpt(m[i]) == 0);
 		snprintf(path[i], sizeof(path[i]), "/dev/pts/%d", i);
 		s[i] = open(path[i], O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -335,17 +308,17 @@ TP_CASE_ROOT(index_reused_after_close, TP_LINUX,
 	close(s[1]);
 	close(m[1]);
 	close(m[0]); /* slave 0 stays open */
-	wait_path_gone(path[1], "node of closed pair 1 to go");
-	wait_path_gone(path[0], "node of closed master 0 to go");
+	tp_wait_path_gone(path[1], "node of closed pair 1 to go");
+	tp_wait_path_gone(path[0], "node of closed master 0 to go");
 	int a = open_master();
-	ATF_CHECK_EQ_MSG(pty_index(a), 1,
+	ATF_CHECK_EQ_MSG(tp_pty_index(a), 1,
 			 "after closing pair 1 (slave 0 still open) the next "
-			 "index is %u, want 1", pty_index(a));
+			 "index is %u, want 1", tp_pty_index(a));
 	close(s[0]);
 	int b = open_master();
-	ATF_CHECK_EQ_MSG(pty_index(b), 0,
+	ATF_CHECK_EQ_MSG(tp_pty_index(b), 0,
 			 "after closing slave 0 the next index is %u, want 0",
-			 pty_index(b));
+			 tp_pty_index(b));
 	close(a);
 	close(b);
 	close(s[2]);
@@ -371,12 +344,12 @@ TP_CASE_ROOT(instance_max_option_enforced, TP_LINUX,
 		      x < 0 ? strerror(errno) : "success");
 	if (x >= 0)
 		close(x);
-	unsigned freed = pty_index(m[2]);
+	unsigned freed = tp_pty_index(m[2]);
 	close(m[2]);
 	m[2] = open_master();
-	ATF_CHECK_EQ_MSG(pty_index(m[2]), freed,
+	ATF_CHECK_EQ_MSG(tp_pty_index(m[2]), freed,
 			 "reopen after closing index %u got index %u", freed,
-			 pty_index(m[2]));
+			 tp_pty_index(m[2]));
 	for (int i = 0; i < 4; i++)
 		close(m[i]);
 }

@@ -29,15 +29,6 @@ open_master(int extra_flags)
 	return m;
 }
 
-static unsigned
-pty_index(int master)
-{
-	unsigned n;
-	if (ioctl(master, TIOCGPTN, &n) != 0)
-		atf_tc_fail("TIOCGPTN on a master: %s", strerror(errno));
-	return n;
-}
-
 static void
 slave_path(int master, char *out, size_t len)
 {
@@ -76,29 +67,6 @@ check_pair_connected(int master, int slave, const char *label)
 	tp_read_exact(master, buf, strlen(msg), sizeof(buf), what);
 	ATF_CHECK_MSG(memcmp(buf, msg, strlen(msg)) == 0,
 		      "%s: master read \"%.*s\"", label, (int)strlen(msg), buf);
-}
-
-/* Wait (bounded) until path no longer exists. */
-static void
-wait_path_gone(const char *path, const char *what)
-{
-	struct stat st;
-	long long deadline = tp_now_ms() + TP_WAIT_MS;
-	int step = 0;
-
-	tp_waiting_for(what);
-	for (;;) {
-		if (stat(path, &st) != 0) {
-			if (errno != ENOENT)
-				atf_tc_fail("%s: stat %s: %s", what, path,
-					    strerror(errno));
-			return;
-		}
-		if (tp_now_ms() > deadline)
-			atf_tc_fail("%s: %s still exists after %d ms", what,
-				    path, TP_WAIT_MS);
-		tp_backoff(&step);
-	}
 }
 
 /* ---------------------------------------------------------------- children */
@@ -308,7 +276,7 @@ TP_CASE(ptsname_matches_tiocgptn, TP_LINUX,
 	char path[64], want[64], link[128], fdp[64];
 	struct stat node, sst, dir;
 	int m = open_master(0);
-	unsigned n = pty_index(m);
+	unsigned n = tp_pty_index(m);
 
 	ATF_REQUIRE(grantpt(m) == 0 && unlockpt(m) == 0);
 	slave_path(m, path, sizeof(path));
@@ -423,7 +391,7 @@ TP_CASE(ptmx_open_equals_posix_openpt, TP_LINUX,
 	ms[1] = open_master(O_CLOEXEC);
 	for (int i = 0; i < 2; i++) {
 		ATF_REQUIRE(fstat(ms[i], &st[i]) == 0);
-		n[i] = pty_index(ms[i]);
+		n[i] = tp_pty_index(ms[i]);
 		snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", ms[i]);
 		ssize_t l = readlink(fdp, link[i], sizeof(link[i]) - 1);
 		ATF_REQUIRE_MSG(l > 0, "readlink %s: %s", fdp, strerror(errno));
@@ -612,13 +580,13 @@ TP_CASE(master_close_removes_node, TP_LINUX,
 	ATF_REQUIRE_MSG(stat(a.name, &st) == 0, "%s missing before close",
 			a.name);
 	tp_close_master(&a);
-	wait_path_gone(a.name, "node of a closed pair to disappear");
+	tp_wait_path_gone(a.name, "node of a closed pair to disappear");
 
 	tp_pty_open(&b, TP_COOKED);
 	ATF_REQUIRE_MSG(stat(b.name, &st) == 0, "%s missing before close",
 			b.name);
 	tp_close_master(&b);
-	wait_path_gone(b.name, "node to disappear while the slave is open");
+	tp_wait_path_gone(b.name, "node to disappear while the slave is open");
 	ATF_CHECK_MSG(fstat(b.slave, &st) == 0, "fstat on the orphan slave: %s",
 		      strerror(errno));
 	tp_pty_close(&b);
