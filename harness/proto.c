@@ -1,22 +1,11 @@
-/* proto.c: CRC-32 and field decoding for the results channel. */
+/* proto.c: framing (CRC-32 from kutil) and field decoding for the results channel. */
 #include "proto.h"
+#include "kutil.h"
 #include "rbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-uint32_t proto_crc32(const void *buf, size_t n)
-{
-	const unsigned char *p = buf;
-	uint32_t crc = 0xffffffffu;
-	while (n--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-	}
-	return crc ^ 0xffffffffu;
-}
 
 long proto_check(const char *line, size_t n)
 {
@@ -39,7 +28,7 @@ long proto_check(const char *line, size_t n)
 		want = (want << 4) | v;
 	}
 	size_t plen = n - 10;
-	if (proto_crc32(line, plen) != want)
+	if (ku_crc32(line, plen) != want)
 		return -1;
 	return (long)plen;
 }
@@ -79,6 +68,6 @@ void proto_line(struct rbuf *b, const char *fields)
 	struct rbuf t = {0};
 	rbuf_add(&t, PROTO_MAGIC);
 	rbuf_add(&t, fields);
-	rbuf_addf(b, "%s *%08x\n", t.s, proto_crc32(t.s, t.len));
+	rbuf_addf(b, "%s *%08x\n", t.s, ku_crc32(t.s, t.len));
 	rbuf_free(&t);
 }

@@ -10,8 +10,8 @@
 
 #define PROTO_MAGIC "@TTYPOT1 "
 
-/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32(0, buf, n)). */
-uint32_t proto_crc32(const void *buf, size_t n);
+/* The CRC is ku_crc32() (kutil.h): IEEE 802.3, reflected, as zlib's
+ * crc32(0, buf, n). */
 
 /* Check one line (no newline).  Returns the length of the payload (the part
  * before " *crc", starting with the magic) or -1 when the CRC suffix is
