@@ -31,7 +31,7 @@ HARNESS          := harness/ttypot
 HARNESS_TEST_SRCS := $(wildcard harness/tests/t_*.c)
 HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 
-.PHONY: all check matrix mutants bisect-demo deps clean install
+.PHONY: all check matrix bench mutants bisect-demo deps clean install
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS)
 
 atf/%.o: atf/%.c atf/ttypot.h atf/tp_private.h
@@ -72,6 +72,13 @@ matrix: DEPS_FOR = matrix
 matrix: deps
 	@$(MAKE) --no-print-directory all
 	$(HARNESS) matrix $(KERNELS)
+
+# Timing of the matrix (not a test): BENCH=warm|cold, JOBS=N guests at once.
+BENCH ?= warm
+bench: DEPS_FOR = matrix
+bench: deps
+	@$(MAKE) --no-print-directory all
+	harness/bench.sh $(BENCH) $(KERNELS)
 
 # Kernel mutation testing and the git bisect run demonstration
 # (fixtures/mutants/README.md).  Add --stop-on-kill to MUTANTS_ARGS for a

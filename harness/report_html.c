@@ -80,7 +80,17 @@ void report_html(const struct matrix *m, struct rbuf *b)
 	for (size_t r = 0; r < m->rows.n; r++) {
 		case_area(m->rows.v[r], area, sizeof area);
 		if (r == 0 || strcmp(area, prev) != 0) {
-			rbuf_addf(b, "<tr class=\"area\"><th colspan=\"%zu\">", m->ncols + 1);
+			/* An area with no differing row is hidden by the filter too. */
+			bool differs = false;
+			char next[128];
+			for (size_t q = r; q < m->rows.n && !differs; q++) {
+				case_area(m->rows.v[q], next, sizeof next);
+				if (strcmp(next, area) != 0)
+					break;
+				differs = matrix_row_differs(m, q);
+			}
+			rbuf_addf(b, "<tr class=\"area%s\"><th colspan=\"%zu\">",
+				  differs ? "" : " same", m->ncols + 1);
 			rbuf_html(b, area);
 			rbuf_add(b, "</th></tr>\n");
 		}
