@@ -63,20 +63,29 @@ ready(int fd)
 	return 0;
 }
 
-/* Wait (bounded) until poll on fd reports POLLHUP. */
+/* Wait (bounded) until fd is hung up.  POLLHUP alone comes first, when
+ * pty_close() marks the other side closed; the hangup that follows swaps
+ * the file to hung_up_tty_fops, whose poll adds POLLERR. */
 static int
 wait_hup(int fd)
 {
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
 	struct pollfd pfd = {.fd = fd, .events = POLLIN};
-	int r;
-	do
-		r = poll(&pfd, 1, TP_WAIT_MS);
-	while (r < 0 && errno == EINTR);
-	if (r <= 0 || !(pfd.revents & POLLHUP))
-		return tp_child_fail("no POLLHUP on the slave within %d ms "
-				     "(revents 0x%x)",
-				     TP_WAIT_MS, r > 0 ? pfd.revents : 0);
-	return 0;
+	int step = 0;
+	for (;;) {
+		int left = (int)(deadline - tp_now_ms());
+		int r = poll(&pfd, 1, left < 0 ? 0 : left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r > 0 && (pfd.revents & POLLERR))
+			return 0;
+		if (left <= 0)
+			return tp_child_fail("slave not hung up (no POLLERR) within "
+					     "%d ms (revents 0x%x)",
+					     TP_WAIT_MS, r > 0 ? pfd.revents : 0);
+		/* POLLHUP without POLLERR: closed, hangup not done yet. */
+		tp_backoff(&step);
+	}
 }
 
 /* The results a hung-up slave descriptor must give (regression #11). */
