@@ -267,6 +267,7 @@ static int default_jobs(void)
 int cmd_matrix(const struct cli *o, const char *argv0)
 {
 	char err[1024], suite[PATH_MAX];
+	size_t unusable = 0; /* kernels that failed to resolve */
 	struct idlist specs = {0};
 	find_suite_dir(o->suite_dir, argv0, suite, sizeof suite);
 	if (o->cmd == CMD_RUN) {
@@ -348,6 +349,7 @@ int cmd_matrix(const struct cli *o, const char *argv0)
 		snprintf(j->col->label, sizeof j->col->label, "%s", label);
 		if (rc < 0) {
 			fprintf(stderr, "[%zu/%zu] %s: %s\n", i + 1, n, label, err);
+			unusable++;
 			j->col->end = END_ERROR;
 			col_set_error(j->col, err);
 			continue;
@@ -459,6 +461,15 @@ int cmd_matrix(const struct cli *o, const char *argv0)
 	int rc = m.ncols ? render(&m, o->baseline, o->outdir) : 2;
 	if (interrupted && rc < 2)
 		rc = 2;
+	/* A kernel that could not be used (missing file, not a kernel, broken
+	 * .deb, failed build) is an input error: the other kernels' results
+	 * are in the reports, but the run did not test what was asked. */
+	if (unusable && rc < 2) {
+		fprintf(stderr, "ttypot: %zu kernel%s could not be used (error column%s "
+			"above); exit 2\n", unusable, unusable == 1 ? "" : "s",
+			unusable == 1 ? "" : "s");
+		rc = 2;
+	}
 	matrix_free(&m);
 	idlist_free(&expected);
 	expect_free(&ex);
