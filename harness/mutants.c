@@ -249,8 +249,10 @@ static void write_reports(const char *outdir, const struct kr_result *base,
 		else
 			rbuf_add(&md, "-");
 		rbuf_add(&md, " | ");
+		/* Only a mutant that ran and survived is a hole in the suite. */
+		bool survived = m->status && strcmp(m->status, "survived") == 0;
 		if (m->killers.n == 0)
-			rbuf_add(&md, m->err[0] ? "" : "**none (hole)**");
+			rbuf_add(&md, survived ? "**none (hole)**" : m->err[0] ? "" : "-");
 		for (size_t k = 0; k < m->killers.n; k++) {
 			rbuf_add(&md, k ? "<br>" : "");
 			rbuf_md(&md, m->killers.v[k]);
