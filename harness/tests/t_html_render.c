@@ -2,16 +2,12 @@
 #include <atf-c.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "matrix.h"
 #include "rbuf.h"
 #include "report.h"
@@ -40,47 +36,30 @@ static void sample(struct matrix *m)
 	matrix_build(m);
 }
 
-/* Run Chromium headless on url; its stdout goes to out_path.  Returns the
- * exit status, failing the case when it does not finish in time. */
+/* Run Chromium headless on url; its stdout (--dump-dom) goes to out_path.
+ * Fails the case when it cannot start, is killed or overruns its deadline;
+ * returns the exit status otherwise. */
 static int chromium(const char *dir, const char *extra, const char *url,
 		    const char *out_path)
 {
-	char profile[1024];
-	snprintf(profile, sizeof profile, "%s/profile", dir);
-	pid_t pid = fork();
-	ATF_REQUIRE(pid >= 0);
-	if (pid == 0) {
-		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int nul = open("/dev/null", O_RDWR);
-		if (fd < 0 || nul < 0)
-			_exit(126);
-		dup2(nul, 0);
-		dup2(fd, 1);
-		dup2(nul, 2);
-		char udd[1100];
-		snprintf(udd, sizeof udd, "--user-data-dir=%s", profile);
-		/* No background networking: this machine has no network, and
-		 * Chromium's own update/sync connections would only be refused. */
-		execl(CHROMIUM, CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-		      "--disable-quic", "--no-first-run", "--disable-background-networking",
-		      "--disable-component-update", "--disable-sync", udd,
-		      "--window-size=1200,1600", extra, url, (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	for (int waited_ms = 0;; waited_ms += 50) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			return status;
-		if (waited_ms > BROWSER_DEADLINE_S * 1000) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			atf_tc_fail("chromium %s %s: no exit within %d s", extra, url,
-				    BROWSER_DEADLINE_S);
-		}
-		struct timespec ts = {.tv_nsec = 50 * 1000000L};
-		nanosleep(&ts, NULL); /* polling the child's exit, not ordering */
-	}
+	char udd[1100], err[512];
+	snprintf(udd, sizeof udd, "--user-data-dir=%s/profile", dir);
+	/* No background networking: this machine has no network, and
+	 * Chromium's own update/sync connections would only be refused. */
+	char *argv[] = {CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+			"--disable-quic", "--no-first-run", "--disable-background-networking",
+			"--disable-component-update", "--disable-sync", udd,
+			"--window-size=1200,1600", (char *)extra, (char *)url, NULL};
+	struct rbuf out = {0};
+	int st = capture_run(argv, NULL, BROWSER_DEADLINE_S, &out, NULL, err, sizeof err);
+	if (st < 0)
+		atf_tc_fail("chromium %s %s: %s", extra, url, err);
+	FILE *f = fopen(out_path, "w");
+	ATF_REQUIRE_MSG(f != NULL, "%s: %s", out_path, strerror(errno));
+	fwrite(rbuf_str(&out), 1, out.len, f);
+	fclose(f);
+	rbuf_free(&out);
+	return st;
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -126,13 +105,8 @@ static void write_matrix(char *dir, size_t dirlen)
 
 static void remove_tree(const char *dir)
 {
-	pid_t pid = fork();
-	if (pid == 0) {
-		execl("/bin/rm", "rm", "-rf", dir, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	char *argv[] = {"rm", "-rf", (char *)dir, NULL}, err[256];
+	capture_run(argv, NULL, 60, NULL, NULL, err, sizeof err);
 }
 
 static void require_chromium(void)
@@ -159,7 +133,7 @@ ATF_TC_BODY(dom_after_scripts, tc)
 
 	snprintf(url, sizeof url, "file://%s/matrix.html", dir);
 	int st = chromium(dir, "--dump-dom", url, out);
-	ATF_REQUIRE_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "chromium --dump-dom: status %d", st);
+	ATF_REQUIRE_MSG(st == 0, "chromium --dump-dom: exit %d", st);
 	size_t len;
 	char *dom = slurp(out, &len);
 	ATF_CHECK_MSG(strstr(dom, "<table id=\"m\">") != NULL, "no matrix table in the rendered DOM");
@@ -172,7 +146,7 @@ ATF_TC_BODY(dom_after_scripts, tc)
 
 	snprintf(url, sizeof url, "file://%s/matrix.html#diff", dir);
 	st = chromium(dir, "--dump-dom", url, out);
-	ATF_REQUIRE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ATF_REQUIRE_MSG(st == 0, "chromium --dump-dom #diff: exit %d", st);
 	dom = slurp(out, &len);
 	snprintf(shown, sizeof shown, "%d of %d cases shown", NDIFF, NROWS);
 	ATF_CHECK_MSG(strstr(dom, shown) != NULL, "differences filter: no \"%s\"", shown);
@@ -197,7 +171,7 @@ static size_t screenshot(const char *dir, const char *url, const char *name)
 	snprintf(arg, sizeof arg, "--screenshot=%s/%s", dir, name);
 	snprintf(out, sizeof out, "%s/stdout.txt", dir);
 	int st = chromium(dir, arg, url, out);
-	ATF_REQUIRE_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "chromium %s: status %d", arg, st);
+	ATF_REQUIRE_MSG(st == 0, "chromium %s: exit %d", arg, st);
 	char path[512];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	size_t len;
