@@ -34,15 +34,18 @@ HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 .PHONY: all check matrix bench mutants bisect-demo deps clean install
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS)
 
-atf/%.o: atf/%.c atf/ttypot.h atf/tp_private.h
-	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) -c -o $@ $<
+# Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
+ATF_HDRS := $(wildcard atf/*.h)
+atf/%.o: atf/%.c $(ATF_HDRS)
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(EXPECT_CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
-# Case programs that use libexpect are named t_*expect*.c.
-cases/%: cases/%.c $(LIB) atf/ttypot.h
-	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(if $(findstring expect,$*),$(EXPECT_CFLAGS)) -Iatf -o $@ $< $(LIB) $(ATF_LIBS) $(if $(findstring expect,$*),$(EXPECT_LIBS)) -lpthread
+# Programs in cases/interactive/ drive sessions through libexpect.
+uses_expect = $(filter interactive/%,$*)
+cases/%: cases/%.c $(LIB) $(ATF_HDRS)
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(if $(uses_expect),$(EXPECT_CFLAGS)) -Iatf -o $@ $< $(LIB) $(ATF_LIBS) $(if $(uses_expect),$(EXPECT_LIBS)) -lpthread
 
 fixtures/%: fixtures/%.c
 	$(CC) $(WARN) $(CFLAGS) -o $@ $<
