@@ -166,6 +166,44 @@ TP_CASE(vmin_is_fixed_when_the_read_starts, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(vmin_change_wakes_asleep_poller, TP_LINUX,
+	"A poller asleep on a slave holding 2 bytes under VMIN=3 VTIME=0 is "
+	"woken as ready by tcsetattr lowering VMIN to 2, with no new input")
+{
+	struct tp_pty p;
+	struct poller pl;
+	struct termios t;
+
+	tp_noncanon_open(&p, 3, 0);
+	feed(&p, "ab", 2, "2 bytes on the slave");
+	poller_start(&pl, p.slave);
+	tp_tc_get(p.slave, &t);
+	t.c_cc[VMIN] = 2;
+	tp_tc_set(p.slave, &t);
+	poller_expect_pollin(&pl, "poller after VMIN lowered to 2");
+	tp_pty_close(&p);
+}
+
+TP_CASE(icanon_clear_wakes_poller_on_partial_line, TP_LINUX,
+	"A poller asleep on a canonical slave holding the partial line \"ab\" "
+	"is woken as ready when ICANON is cleared")
+{
+	struct tp_pty p;
+	struct poller pl;
+	char echo[4];
+
+	/* The echo shows the ldisc took "ab" before the poller sleeps. */
+	tp_canon_open(&p, ECHO, 0);
+	tp_write_str(p.master, "ab", "master write of ab");
+	tp_read_exact(p.master, echo, 2, sizeof(echo), "echo of ab");
+	ATF_CHECK_MSG(!(tp_poll1(p.slave, POLLIN, 0) & POLLIN),
+		      "partial canonical line polls readable");
+	poller_start(&pl, p.slave);
+	tp_lflag(p.slave, 0, ICANON);
+	poller_expect_pollin(&pl, "poller after ICANON cleared");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, poll_vmin_without_vtime_waits_for_vmin_bytes);
@@ -173,5 +211,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, poll_vmin0_not_ready_when_empty);
 	ATF_TP_ADD_TC(tp, poll_readiness_follows_vmin_change);
 	ATF_TP_ADD_TC(tp, vmin_is_fixed_when_the_read_starts);
+	ATF_TP_ADD_TC(tp, vmin_change_wakes_asleep_poller);
+	ATF_TP_ADD_TC(tp, icanon_clear_wakes_poller_on_partial_line);
 	return atf_no_error();
 }
