@@ -171,6 +171,43 @@ TP_CASE(echoe_erase_tab_under_tab3_backspaces_over_spaces, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(echoe_erase_tab_after_utf8_char_counts_one_column, TP_LINUX,
+	"With ECHOE and IUTF8, a 2-byte UTF-8 character before a tab counts "
+	"as one column (erasing the tab: 7 backspaces); without IUTF8 as two "
+	"(6 backspaces)")
+{
+	struct tp_pty p;
+
+	tp_echo_open(&p, IUTF8, OPOST | ONLCR, CANON_E);
+	TP_ECHO(p.master, "\303\251\t\177z", "\303\251\t\b\b\b\b\b\b\bz",
+		"echo of e-acute TAB DEL z with IUTF8");
+	TP_ECHO(p.master, "\n", "\r\n", "end of line");
+	tp_iflag(p.slave, 0, IUTF8);
+	TP_ECHO(p.master, "\303\251\t\177z", "\303\251\t\b\b\b\b\b\bz",
+		"echo of e-acute TAB DEL z without IUTF8");
+	tp_pty_close(&p);
+}
+
+TP_CASE(werase_utf8_word_needs_iutf8, TP_LINUX,
+	"VWERASE with IUTF8 erases a word of 2-byte UTF-8 letters whole, one "
+	"\"\\b \\b\" per character; without IUTF8 the continuation byte 0xa9 "
+	"is punctuation to the kernel, so only the last character goes")
+{
+	struct tp_pty p;
+
+	tp_echo_open(&p, IUTF8, OPOST | ONLCR, CANON_E);
+	TP_ECHO(p.master, "ab \303\251\303\251\027z\n",
+		"ab \303\251\303\251\b \b\b \bz\r\n",
+		"echo of ab SP e-acute e-acute ^W z NL with IUTF8");
+	TP_EXPECT_LINE(p.slave, "ab z\n", "the UTF-8 word erased");
+	tp_iflag(p.slave, 0, IUTF8);
+	TP_ECHO(p.master, "ab \303\251\303\251\027z\n",
+		"ab \303\251\303\251\b \b\b \bz\r\n",
+		"echo of ab SP e-acute e-acute ^W z NL without IUTF8");
+	TP_EXPECT_LINE(p.slave, "ab \303\251z\n", "only the last character erased");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, erase_without_echoe_echoes_the_erase_char);
@@ -184,5 +221,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, echoe_erase_tab_counts_caret_chars_as_two);
 	ATF_TP_ADD_TC(tp, echoe_erase_tab_counts_from_prompt_column);
 	ATF_TP_ADD_TC(tp, echoe_erase_tab_under_tab3_backspaces_over_spaces);
+	ATF_TP_ADD_TC(tp, echoe_erase_tab_after_utf8_char_counts_one_column);
+	ATF_TP_ADD_TC(tp, werase_utf8_word_needs_iutf8);
 	return atf_no_error();
 }
