@@ -91,11 +91,35 @@ TP_CASE(echo_held_in_canonical_mode_released_by_vstart, TP_POSIX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(clearing_ixon_restarts_output_stopped_by_vstop, TP_LINUX,
+	"Output stopped by VSTOP is restarted when IXON is cleared: the held "
+	"echo comes out at once and the slave is writable again; after "
+	"TCOOFF, clearing IXON restarts nothing")
+{
+	struct tp_pty p;
+
+	tp_echo_open(&p, IXON, OPOST | ONLCR, ECHO | ECHOCTL);
+	tp_write_str(p.master, "\023ab", "master write of ^S ab");
+	expect_echo_held(&p, 2, "echo of ab while stopped");
+	tp_iflag(p.slave, 0, IXON);
+	tp_echo_expect_out(p.master, "ab", 2, "echo released by clearing IXON");
+	ATF_CHECK_MSG(tp_poll1(p.slave, POLLOUT, TP_WAIT_MS) & POLLOUT,
+		      "slave not writable after IXON was cleared");
+	tp_iflag(p.slave, IXON, 0);
+	ATF_REQUIRE(tcflow(p.slave, TCOOFF) == 0);
+	tp_iflag(p.slave, 0, IXON);
+	ATF_CHECK_MSG(!(tp_poll1(p.slave, POLLOUT, 0) & POLLOUT),
+		      "clearing IXON undid TCOOFF");
+	ATF_REQUIRE(tcflow(p.slave, TCOON) == 0);
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, echo_held_by_vstop_released_by_vstart);
 	ATF_TP_ADD_TC(tp, ixany_char_after_vstop_restarts_and_is_echoed);
 	ATF_TP_ADD_TC(tp, echo_held_by_tcooff_not_released_by_vstart);
 	ATF_TP_ADD_TC(tp, echo_held_in_canonical_mode_released_by_vstart);
+	ATF_TP_ADD_TC(tp, clearing_ixon_restarts_output_stopped_by_vstop);
 	return atf_no_error();
 }
