@@ -327,6 +327,364 @@ TP_CASE(bg_tcsetpgrp_gets_sigttou, TP_POSIX,
 	tp_pty_close(&b.p);
 }
 
+static const char *
+op_tcsetattr_ok(struct bg *b)
+{
+	struct termios t;
+	if (tcgetattr(b->p.slave, &t) != 0)
+		return "tcgetattr in the background group failed";
+	t.c_lflag &= ~ECHO;
+	if (tcsetattr(b->p.slave, TCSANOW, &t) == 0 && !caught)
+		return NULL;
+	snprintf(msg, sizeof(msg), "background tcsetattr: %s, caught signal "
+		 "%d; expected success, no signal", strerror(errno),
+		 (int)caught);
+	return msg;
+}
+
+TP_CASE(bg_write_tostop_sigttou_blocked_succeeds, TP_LINUX,
+	"With TOSTOP set and SIGTTOU blocked, a background write proceeds "
+	"(Linux treats blocked like ignored) and no signal is queued")
+{
+	struct bg b = {.tostop = true, .sig = SIGTTOU, .disp = BLOCK,
+		       .op = op_write_ok};
+	char got[3];
+	tp_pty_open(&b.p, TP_RAW);
+	run_bg(&b, "background write with TOSTOP, SIGTTOU blocked");
+	tp_read_exact(b.p.master, got, 3, 3, "background write on the master");
+	ATF_CHECK(memcmp(got, "bgw", 3) == 0);
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_tcsetattr_sigttou_ignored_succeeds, TP_POSIX,
+	"tcsetattr from a background process with SIGTTOU ignored succeeds "
+	"and changes the settings")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = IGNORE, .op = op_tcsetattr_ok};
+	struct termios t;
+	tp_pty_open(&b.p, TP_COOKED);
+	tp_lflag(b.p.slave, ECHO, TOSTOP);
+	run_bg(&b, "background tcsetattr, SIGTTOU ignored");
+	tp_tc_get(b.p.slave, &t);
+	ATF_CHECK_MSG(!(t.c_lflag & ECHO), "ECHO still set after the "
+		      "background tcsetattr");
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_tcsetattr_sigttou_blocked_succeeds, TP_POSIX,
+	"tcsetattr from a background process with SIGTTOU blocked succeeds "
+	"and changes the settings")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = BLOCK, .op = op_tcsetattr_ok};
+	struct termios t;
+	tp_pty_open(&b.p, TP_COOKED);
+	tp_lflag(b.p.slave, ECHO, TOSTOP);
+	run_bg(&b, "background tcsetattr, SIGTTOU blocked");
+	tp_tc_get(b.p.slave, &t);
+	ATF_CHECK_MSG(!(t.c_lflag & ECHO), "ECHO still set after the "
+		      "background tcsetattr");
+	tp_pty_close(&b.p);
+}
+
+/* ------------------------------------------------ default disposition: stop */
+
+/* In L: wait (bounded) until pid stops or exits; returns its status or -1. */
+static int
+wait_stopped(pid_t pid, int *status)
+{
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
+	int step = 0;
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, WUNTRACED | WNOHANG);
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (tp_now_ms() > deadline)
+			return -1;
+		tp_backoff(&step);
+	}
+}
+
+struct stopper {
+	struct tp_pty p;
+	bool write;   /* B writes "bgw" (TOSTOP set) instead of reading */
+};
+
+/* B: one read or write with default dispositions; reports what it got. */
+static int
+stopper_b(struct stopper *st, int rep)
+{
+	char buf[16];
+	ssize_t n;
+
+	if (setpgid(0, 0) != 0)
+		return 2;
+	if (st->write)
+		n = write(st->p.slave, "bgw", 3);
+	else
+		n = read(st->p.slave, buf, sizeof(buf));
+	if (n < 0)
+		snprintf(msg, sizeof(msg), "%s after SIGCONT: %s",
+			 st->write ? "write" : "read", strerror(errno));
+	else if (st->write ? n != 3 : (n != 3 || memcmp(buf, "hi\n", 3) != 0))
+		snprintf(msg, sizeof(msg), "%s after SIGCONT returned %zd",
+			 st->write ? "write" : "read", n);
+	else
+		msg[0] = '\0';
+	if (msg[0] != '\0' && write(rep, msg, strlen(msg)) < 0)
+		return 3;
+	return msg[0] == '\0' ? 0 : 1;
+}
+
+static int
+stopper_leader(void *arg)
+{
+	struct stopper *st = arg;
+	int rep[2], status;
+	int sig = st->write ? SIGTTOU : SIGTTIN;
+	char why[sizeof(msg)] = "";
+
+	if (tp_child_take_ctty(st->p.slave))
+		return 1;
+	if (st->write) {
+		struct termios t;
+		tcgetattr(st->p.slave, &t);
+		t.c_lflag |= TOSTOP;
+		if (tcsetattr(st->p.slave, TCSANOW, &t) != 0)
+			return tp_child_fail("set TOSTOP: %s", strerror(errno));
+	}
+	if (pipe(rep) != 0)
+		return tp_child_fail("pipe: %s", strerror(errno));
+	pid_t pid = tp_child_fork();
+	if (pid < 0)
+		return tp_child_fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(rep[0]);
+		_exit(stopper_b(st, rep[1]));
+	}
+	close(rep[1]);
+	setpgid(pid, pid);
+	if (wait_stopped(pid, &status) != 0)
+		return tp_child_fail("background process neither stopped nor "
+				     "exited within %d ms", TP_WAIT_MS);
+	if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig) {
+		ssize_t n = read(rep[0], why, sizeof(why) - 1);
+		why[n > 0 ? n : 0] = '\0';
+		return tp_child_fail("background %s: status 0x%x (%s), "
+				     "expected a stop by %s",
+				     st->write ? "write" : "read", status, why,
+				     strsignal(sig));
+	}
+	int avail = -1;
+	if (st->write && (ioctl(st->p.master, FIONREAD, &avail) != 0 ||
+			  avail != 0))
+		return tp_child_fail("stopped write left %d bytes on the "
+				     "master", avail);
+	/* Bring B to the foreground and continue it, as fg does. */
+	if (tcsetpgrp(st->p.slave, pid) != 0)
+		return tp_child_fail("tcsetpgrp: %s", strerror(errno));
+	if (kill(-pid, SIGCONT) != 0)
+		return tp_child_fail("SIGCONT: %s", strerror(errno));
+	if (tp_child_wait_exit(pid, TP_WAIT_MS, &status,
+			       "continued foreground process"))
+		return 1;
+	ssize_t n = read(rep[0], why, sizeof(why) - 1);
+	why[n > 0 ? n : 0] = '\0';
+	close(rep[0]);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return tp_child_fail("continued process: status 0x%x %s",
+				     status, why);
+	return 0;
+}
+
+TP_CASE(bg_read_default_sigttin_stops_then_fg_reads, TP_POSIX,
+	"With SIGTTIN at its default, a background read stops the process "
+	"(even with a line waiting); once its group is made foreground and "
+	"continued, the restarted read returns the line")
+{
+	struct stopper st = {.write = false};
+	struct tp_child c;
+
+	tp_pty_open(&st.p, TP_COOKED);
+	tp_lflag(st.p.slave, 0, ECHO);
+	tp_write_str(st.p.master, "hi\n", "master write of hi NL");
+	tp_wait_fionread(st.p.slave, 3, TP_WAIT_MS, "line on the slave");
+	tp_child_start(&c, stopper_leader, &st);
+	tp_child_join(&c, TP_WAIT_MS, "stopped background reader");
+	tp_pty_close(&st.p);
+}
+
+TP_CASE(bg_write_tostop_default_stops_then_fg_writes, TP_POSIX,
+	"With TOSTOP and SIGTTOU at its default, a background write stops "
+	"the process and writes nothing; made foreground and continued, the "
+	"restarted write reaches the master")
+{
+	struct stopper st = {.write = true};
+	struct tp_child c;
+	char got[3];
+
+	tp_pty_open(&st.p, TP_RAW);
+	tp_child_start(&c, stopper_leader, &st);
+	tp_child_join(&c, TP_WAIT_MS, "stopped background writer");
+	tp_read_exact(st.p.master, got, 3, 3, "the write after SIGCONT");
+	ATF_CHECK(memcmp(got, "bgw", 3) == 0);
+	tp_pty_close(&st.p);
+}
+
+/* ------------------------------------------------ orphaned process groups */
+
+enum orphan_op { ORPHAN_READ, ORPHAN_WRITE, ORPHAN_TCSETATTR };
+
+struct orphan {
+	struct tp_pty p;
+	enum orphan_op op;
+};
+
+/* B, alone in a group whose parent M has exited: an orphaned group. */
+static int
+orphan_b(struct orphan *o, pid_t m, int rep)
+{
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
+	int step = 0;
+	ssize_t r;
+	char c;
+	struct termios t;
+	const char *call[] = {"read", "write", "tcsetattr"};
+
+	alarm(TP_CASE_TIMEOUT_S);
+	while (getppid() == m) {
+		if (tp_now_ms() > deadline) {
+			snprintf(msg, sizeof(msg), "parent never exited");
+			goto out;
+		}
+		tp_backoff(&step);
+	}
+	if (o->op == ORPHAN_READ)
+		r = read(o->p.slave, &c, 1);
+	else if (o->op == ORPHAN_WRITE)
+		r = write(o->p.slave, "orw", 3);
+	else {
+		tcgetattr(o->p.slave, &t);
+		t.c_lflag &= ~ECHO;
+		r = tcsetattr(o->p.slave, TCSANOW, &t);
+	}
+	if (r >= 0)
+		snprintf(msg, sizeof(msg), "%s from an orphaned background "
+			 "group succeeded, expected EIO", call[o->op]);
+	else if (errno != EIO)
+		snprintf(msg, sizeof(msg), "%s from an orphaned background "
+			 "group: %s, expected EIO", call[o->op],
+			 strerror(errno));
+	else
+		snprintf(msg, sizeof(msg), "ok");
+out:
+	if (write(rep, msg, strlen(msg)) < 0)
+		return 3;
+	return 0;
+}
+
+static int
+orphan_leader(void *arg)
+{
+	struct orphan *o = arg;
+	int rep[2], pidp[2], status;
+	char why[sizeof(msg)] = "";
+	pid_t b = -1;
+
+	if (tp_child_take_ctty(o->p.slave))
+		return 1;
+	struct termios t;
+	tcgetattr(o->p.slave, &t);
+	t.c_lflag |= TOSTOP | ECHO;
+	if (tcsetattr(o->p.slave, TCSANOW, &t) != 0)
+		return tp_child_fail("set TOSTOP: %s", strerror(errno));
+	if (pipe(rep) != 0 || pipe(pidp) != 0)
+		return tp_child_fail("pipe: %s", strerror(errno));
+	pid_t m = tp_child_fork();
+	if (m < 0)
+		return tp_child_fail("fork: %s", strerror(errno));
+	if (m == 0) {
+		/* M: a new group, one member B, then M exits. */
+		close(rep[0]);
+		close(pidp[0]);
+		if (setpgid(0, 0) != 0)
+			_exit(2);
+		pid_t self = getpid();
+		pid_t bp = fork();
+		if (bp == 0) {
+			close(pidp[1]);
+			_exit(orphan_b(o, self, rep[1]));
+		}
+		if (bp < 0 || write(pidp[1], &bp, sizeof(bp)) != sizeof(bp))
+			_exit(3);
+		_exit(0);
+	}
+	close(rep[1]);
+	close(pidp[1]);
+	setpgid(m, m);
+	if (tp_child_wait_exit(m, TP_WAIT_MS, &status, "middle process"))
+		return 1;
+	if (read(pidp[0], &b, sizeof(b)) != sizeof(b))
+		return tp_child_fail("middle process status 0x%x, no pid",
+				     status);
+	close(pidp[0]);
+	struct pollfd pfd = {.fd = rep[0], .events = POLLIN};
+	ssize_t n = 0;
+	if (poll(&pfd, 1, TP_WAIT_MS) == 1)
+		n = read(rep[0], why, sizeof(why) - 1);
+	why[n > 0 ? n : 0] = '\0';
+	close(rep[0]);
+	if (n <= 0) {
+		/* Stopped (or hung) instead of failing EIO: end it. */
+		kill(b, SIGKILL);
+		return tp_child_fail("orphaned background process reported "
+				     "nothing in %d ms (stopped?)", TP_WAIT_MS);
+	}
+	if (strcmp(why, "ok") != 0)
+		return tp_child_fail("%s", why);
+	if (tcgetattr(o->p.slave, &t) != 0 || !(t.c_lflag & ECHO))
+		return tp_child_fail("orphaned tcsetattr changed the settings");
+	return 0;
+}
+
+static void
+run_orphan(enum orphan_op op, const char *what)
+{
+	struct orphan o = {.op = op};
+	struct tp_child c;
+
+	tp_pty_open(&o.p, TP_RAW);
+	tp_child_start(&c, orphan_leader, &o);
+	tp_child_join(&c, TP_WAIT_MS, what);
+	ATF_CHECK_EQ_MSG(tp_fionread(o.p.master), 0,
+			 "the orphaned group's write reached the master");
+	tp_pty_close(&o.p);
+}
+
+TP_CASE(bg_read_orphaned_group_eio_no_stop, TP_POSIX,
+	"A read of the controlling tty from an orphaned background process "
+	"group, SIGTTIN at its default, fails EIO instead of stopping")
+{
+	run_orphan(ORPHAN_READ, "orphaned background read");
+}
+
+TP_CASE(bg_write_tostop_orphaned_group_eio_no_stop, TP_POSIX,
+	"With TOSTOP, a write from an orphaned background process group, "
+	"SIGTTOU at its default, fails EIO instead of stopping, writing "
+	"nothing")
+{
+	run_orphan(ORPHAN_WRITE, "orphaned background write");
+}
+
+TP_CASE(bg_tcsetattr_orphaned_group_eio_no_stop, TP_POSIX,
+	"tcsetattr from an orphaned background process group fails EIO "
+	"instead of stopping, and the settings stay unchanged")
+{
+	run_orphan(ORPHAN_TCSETATTR, "orphaned background tcsetattr");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, bg_read_gets_sigttin);
@@ -337,5 +695,13 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, bg_write_tostop_sigttou_ignored_succeeds);
 	ATF_TP_ADD_TC(tp, bg_tcsetattr_gets_sigttou);
 	ATF_TP_ADD_TC(tp, bg_tcsetpgrp_gets_sigttou);
+	ATF_TP_ADD_TC(tp, bg_write_tostop_sigttou_blocked_succeeds);
+	ATF_TP_ADD_TC(tp, bg_tcsetattr_sigttou_ignored_succeeds);
+	ATF_TP_ADD_TC(tp, bg_tcsetattr_sigttou_blocked_succeeds);
+	ATF_TP_ADD_TC(tp, bg_read_default_sigttin_stops_then_fg_reads);
+	ATF_TP_ADD_TC(tp, bg_write_tostop_default_stops_then_fg_writes);
+	ATF_TP_ADD_TC(tp, bg_read_orphaned_group_eio_no_stop);
+	ATF_TP_ADD_TC(tp, bg_write_tostop_orphaned_group_eio_no_stop);
+	ATF_TP_ADD_TC(tp, bg_tcsetattr_orphaned_group_eio_no_stop);
 	return atf_no_error();
 }

@@ -80,11 +80,62 @@ TP_CASE(nonblock_vmin0_vtime0_returns_zero, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(nonblock_vmin_vtime_empty_eagain, TP_POSIX,
+	"O_NONBLOCK, VMIN=3 VTIME=5, nothing queued: read fails with EAGAIN "
+	"at once (no wait for a first byte or the timer)")
+{
+	struct tp_pty p;
+	struct tp_rd_result res;
+
+	tp_noncanon_open(&p, 3, 5);
+	tp_set_nonblock(p.slave, true);
+	tp_timed_read(p.slave, 16, &res, "non-blocking read, VMIN=3 VTIME=5");
+	check_eagain(&res, "O_NONBLOCK VMIN=3 VTIME=5 on an empty slave");
+	tp_pty_close(&p);
+}
+
+TP_CASE(nonblock_vmin_vtime_returns_partial_at_once, TP_POSIX,
+	"O_NONBLOCK, VMIN=3 VTIME=50, 1 byte queued: read returns that byte "
+	"at once instead of running the 5 s inter-byte timer (bound 1 s)")
+{
+	struct tp_pty p;
+	struct tp_rd_result res;
+
+	tp_noncanon_open(&p, 3, 50);
+	tp_set_nonblock(p.slave, true);
+	tp_write_str(p.master, "a", "master write of a");
+	tp_wait_fionread(p.slave, 1, TP_WAIT_MS, "1 byte on the slave");
+	tp_timed_read(p.slave, 16, &res, "non-blocking read, VMIN=3 VTIME=50");
+	tp_rd_check(&res, "a", 1, "O_NONBLOCK VMIN=3 VTIME=50 read");
+	ATF_CHECK_MSG(res.ms < 1000, "read took %lld ms", res.ms);
+	tp_pty_close(&p);
+}
+
+TP_CASE(nonblock_vmin0_vtime_returns_queued_bytes, TP_POSIX,
+	"O_NONBLOCK, VMIN=0 VTIME=50, 2 bytes queued: read returns both at "
+	"once (bound 1 s)")
+{
+	struct tp_pty p;
+	struct tp_rd_result res;
+
+	tp_noncanon_open(&p, 0, 50);
+	tp_set_nonblock(p.slave, true);
+	tp_write_str(p.master, "ab", "master write of ab");
+	tp_wait_fionread(p.slave, 2, TP_WAIT_MS, "2 bytes on the slave");
+	tp_timed_read(p.slave, 16, &res, "non-blocking read, VMIN=0 VTIME=50");
+	tp_rd_check(&res, "ab", 2, "O_NONBLOCK VMIN=0 VTIME=50 read");
+	ATF_CHECK_MSG(res.ms < 1000, "read took %lld ms", res.ms);
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, nonblock_empty_eagain);
 	ATF_TP_ADD_TC(tp, nonblock_overrides_vtime);
 	ATF_TP_ADD_TC(tp, nonblock_overrides_vmin);
 	ATF_TP_ADD_TC(tp, nonblock_vmin0_vtime0_returns_zero);
+	ATF_TP_ADD_TC(tp, nonblock_vmin_vtime_empty_eagain);
+	ATF_TP_ADD_TC(tp, nonblock_vmin_vtime_returns_partial_at_once);
+	ATF_TP_ADD_TC(tp, nonblock_vmin0_vtime_returns_queued_bytes);
 	return atf_no_error();
 }

@@ -92,9 +92,37 @@ TP_CASE(vmin0_vtime0_returns_available, TP_POSIX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(vmin_read_collects_bytes_written_in_pieces, TP_POSIX,
+	"VMIN=3 VTIME=0: a reader asleep in read() while 3 single bytes "
+	"arrive one write at a time returns once, with all 3, in order")
+{
+	struct tp_pty p;
+	struct tp_reader r;
+	struct tp_rd_result res;
+	char echo[4];
+
+	tp_noncanon_open(&p, 3, 0);
+	tp_lflag(p.slave, ECHO, 0);
+	tp_reader_start(&r, p.slave, 16);
+	tp_wait_blocked_fd(r.child.pid, SYS_read, p.slave,
+			   "reader blocked in read(slave)");
+	for (int i = 0; i < 2; i++) {
+		tp_write_all(p.master, "xy" + i, 1, "master write of one byte");
+		tp_read_exact(p.master, echo, 1, sizeof(echo), "echo: byte taken");
+		tp_wait_blocked_fd(r.child.pid, SYS_read, p.slave,
+				   "reader asleep again with fewer than VMIN");
+	}
+	tp_expect_quiet(r.pipe[0], "reader returning with 2 of VMIN=3 bytes");
+	tp_write_str(p.master, "z", "master write of the third byte");
+	tp_reader_result(&r, &res, "reader with VMIN=3");
+	tp_rd_check(&res, "xyz", 3, "VMIN=3 read of three pieces");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, vmin_waits_for_count);
+	ATF_TP_ADD_TC(tp, vmin_read_collects_bytes_written_in_pieces);
 	ATF_TP_ADD_TC(tp, vmin_returns_all_available);
 	ATF_TP_ADD_TC(tp, vmin_larger_than_request);
 	ATF_TP_ADD_TC(tp, vmin0_vtime0_empty_returns_zero);
