@@ -69,7 +69,8 @@ TP_CASE(pkt_repeated_stop_start_report_once, TP_LINUX,
 
 TP_CASE(pkt_vintr_restart_reports_start, TP_LINUX,
 	"With IXON and ISIG, a VINTR byte restarting output stopped by ^S "
-	"reports TIOCPKT_START (and TIOCPKT_FLUSHREAD for its flush)")
+	"reports TIOCPKT_START and clears STOP (the flush bits of its input "
+	"flush may come in the same byte or before)")
 {
 	struct tp_pty p;
 	unsigned char st[4];

@@ -110,15 +110,23 @@ static void
 collect(struct race *r, int fd, char (*want_x)(size_t))
 {
 	char buf[CHUNK];
+	long long progress = tp_now_ms();
 	while (!r->err[0]) {
 		bool done = r->data_seen == r->data_total &&
 			    atomic_load(&r->x_done);
-		int wait = done ? TP_QUIET_WINDOW_MS : TP_WAIT_MS;
+		/* Short slices: the other source may finish (x_done) after
+		 * its last byte has already been read. */
+		int wait = done ? TP_QUIET_WINDOW_MS : 100;
 		if (!(tp_poll1(fd, POLLIN, wait) & POLLIN)) {
-			if (!done)
+			if (done)
+				return;
+			if (tp_now_ms() - progress > TP_WAIT_MS) {
 				set_err(r, "reader stalled", ETIMEDOUT);
-			return;
+				return;
+			}
+			continue;
 		}
+		progress = tp_now_ms();
 		ssize_t n = read(fd, buf, sizeof(buf));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
