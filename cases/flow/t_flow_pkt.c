@@ -147,6 +147,25 @@ TP_CASE(pkt_tcioff_while_stopped_keeps_stop, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(pkt_flush_while_stopped_keeps_stop, TP_LINUX,
+	"tcflush(slave, TCIOFLUSH) while output is suspended by TCOOFF "
+	"reports FLUSHREAD|FLUSHWRITE (0x03) without START, and output stays "
+	"suspended until TCOON reports START")
+{
+	struct tp_pty p;
+
+	tp_pkt_open(&p, TP_RAW);
+	tp_tcflow(p.slave, TCOOFF, "TCOOFF");
+	tp_pkt_expect_status(p.master, TIOCPKT_STOP, "status after TCOOFF");
+	ATF_REQUIRE(tcflush(p.slave, TCIOFLUSH) == 0);
+	tp_pkt_expect_status(p.master, TIOCPKT_FLUSHREAD | TIOCPKT_FLUSHWRITE,
+			     "status after TCIOFLUSH");
+	ATF_CHECK_MSG(!tp_can_write(p.slave), "flush resumed output");
+	tp_tcflow(p.slave, TCOON, "TCOON");
+	tp_pkt_expect_status(p.master, TIOCPKT_START, "status after TCOON");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, pkt_ixany_restart_reports_start);
@@ -156,5 +175,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, pkt_vstart_change_nostop);
 	ATF_TP_ADD_TC(tp, pkt_master_tcooff_no_status);
 	ATF_TP_ADD_TC(tp, pkt_tcioff_while_stopped_keeps_stop);
+	ATF_TP_ADD_TC(tp, pkt_flush_while_stopped_keeps_stop);
 	return atf_no_error();
 }

@@ -231,6 +231,65 @@ TP_CASE(ixoff_full_input_sends_no_vstop, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(istrip_high_bit_vstop_stops, TP_POSIX,
+	"With IXON and ISTRIP, 0x93 is stripped to ^S before the flow check "
+	"and stops output (0x91 restarts it); without ISTRIP 0x93 is data")
+{
+	struct tp_pty p;
+	char got[2];
+
+	open_ixon(&p, 0);
+	tp_write_str(p.master, "\223z", "0x93 z without ISTRIP");
+	tp_read_exact(p.slave, got, 2, 2, "0x93 z as data");
+	ATF_CHECK_MSG((unsigned char)got[0] == 0x93 && got[1] == 'z',
+		      "read \"%s\"", tp_esc(got, 2));
+	ATF_CHECK_MSG(tp_can_write(p.slave), "0x93 stopped output without "
+		      "ISTRIP");
+	tp_iflag(p.slave, ISTRIP, 0);
+	tp_flow_input(&p, "\223", "0x93 with ISTRIP");
+	ATF_CHECK_MSG(!tp_can_write(p.slave), "stripped 0x93 did not stop");
+	tp_flow_input(&p, "\221", "0x91 with ISTRIP");
+	ATF_CHECK_MSG(tp_can_write(p.slave), "stripped 0x91 did not restart");
+	tp_pty_close(&p);
+}
+
+TP_CASE(vstart_equal_vstop_only_starts, TP_LINUX,
+	"Linux: with VSTART = VSTOP = ^S (POSIX leaves it open), ^S is "
+	"consumed and taken as VSTART: it never stops output")
+{
+	struct tp_pty p;
+
+	open_ixon(&p, 0);
+	tp_set_cc(p.slave, VSTART, 023);
+	tp_flow_input(&p, "\023", "^S as both");
+	ATF_CHECK_MSG(tp_can_write(p.slave), "^S stopped output although it "
+		      "is also VSTART");
+	tp_pty_close(&p);
+}
+
+TP_CASE(ixon_set_through_master_applies_to_slave, TP_LINUX,
+	"A pty master has no termios of its own: IXON set with tcsetattr on "
+	"the master fd lands on the slave, whose output ^S then stops, while "
+	"a ^S written by the slave never stops the master's output")
+{
+	struct tp_pty p;
+	struct termios t;
+	char c;
+
+	tp_pty_open(&p, TP_RAW);
+	tp_iflag(p.master, IXON, 0);
+	tp_tc_get(p.slave, &t);
+	ATF_CHECK_MSG(t.c_iflag & IXON, "IXON set on the master fd is not on "
+		      "the slave");
+	tp_write_str(p.slave, "\023", "slave writes ^S");
+	tp_read_exact(p.master, &c, 1, 1, "the ^S as master input");
+	ATF_CHECK_MSG(c == '\023', "master read 0x%02x, want ^S", c);
+	ATF_CHECK_MSG(tp_can_write(p.master), "slave's ^S stopped the master");
+	tp_flow_input(&p, "\023", "master writes ^S");
+	ATF_CHECK_MSG(!tp_can_write(p.slave), "^S did not stop the slave");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, changed_vstop_vstart_replace_ctrl_s_q);
@@ -243,5 +302,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, vintr_restarts_stopped_output);
 	ATF_TP_ADD_TC(tp, stop_chars_not_echoed_echo_held);
 	ATF_TP_ADD_TC(tp, ixoff_full_input_sends_no_vstop);
+	ATF_TP_ADD_TC(tp, istrip_high_bit_vstop_stops);
+	ATF_TP_ADD_TC(tp, vstart_equal_vstop_only_starts);
+	ATF_TP_ADD_TC(tp, ixon_set_through_master_applies_to_slave);
 	return atf_no_error();
 }

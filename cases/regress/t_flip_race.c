@@ -21,12 +21,17 @@
 #define ROUNDS_DEFAULT 100
 #define CHUNK 256
 #define XCHARS_PER_ROUND 4
+/* TIOCSTI into a full input buffer is another bug (see the case): the
+ * master writer keeps at most this much unread. */
+#define IN_FLIGHT_MAX 2048
 
 struct race {
 	struct tp_pty p;
 	long rounds;
 	size_t data_total, x_total;
-	size_t data_seen, x_seen, x_next;
+	_Atomic size_t data_seen;
+	size_t x_seen, x_next;
+	bool throttle;            /* keep unread data below IN_FLIGHT_MAX */
 	atomic_bool x_done;
 	char err[200];
 };
@@ -45,6 +50,16 @@ letters(struct race *r, int fd)
 	char buf[CHUNK];
 	size_t pos = 0;
 	for (long i = 0; i < r->rounds && !r->err[0]; i++) {
+		long long end = tp_now_ms() + TP_WAIT_MS;
+		int step = 0;
+		while (r->throttle && pos > r->data_seen + IN_FLIGHT_MAX &&
+		       !r->err[0]) {
+			if (tp_now_ms() > end) {
+				set_err(r, "reader never caught up", ETIMEDOUT);
+				return;
+			}
+			tp_backoff(&step);
+		}
 		for (size_t k = 0; k < CHUNK; k++)
 			buf[k] = (char)('a' + (pos + k) % 26);
 		size_t off = 0;
@@ -214,7 +229,9 @@ TP_CASE_COMMITS(master_write_vs_tiocsti_stress, TP_LINUX, "71a174b39f10",
 		"thread writes letters to the master while another injects bytes "
 		"into the raw slave with TIOCSTI; the slave reads every letter "
 		"once in order, and injected bytes only in the order sent, none "
-		"twice (TIOCSTI drops a byte when the input buffer is full)")
+		"twice.  The master writer keeps under 2 KiB unread: TIOCSTI into "
+		"a full buffer clears n_tty's no_room and can stall the pty "
+		"(seen on 6.18; a separate bug, not this race)")
 {
 	static struct race r;
 	char c = '#';
@@ -227,6 +244,7 @@ TP_CASE_COMMITS(master_write_vs_tiocsti_stress, TP_LINUX, "71a174b39f10",
 			    "dev.tty.legacy_tiocsti=1", strerror(errno));
 	tp_expect_read(r.p.slave, "#", 1, "the probe byte");
 	tp_set_nonblock(r.p.slave, true);
+	r.throttle = true;
 	run(tc, &r, master_letters, sti_bytes, r.p.slave, want_high);
 	tp_pty_close(&r.p);
 }
