@@ -344,6 +344,34 @@ void tp_pkt_expect_status(int master, unsigned char want, const char *what);
 void tp_pkt_expect_data(int master, const char *want, size_t len,
 			const char *what);
 
+/* ---------------------------------------------------------------- flow control (tp_flow.c) */
+
+/* Whether fd polls writable (POLLOUT) right now. */
+bool tp_can_write(int fd);
+/* tcflow(fd, action), failing the case on error. */
+void tp_tcflow(int fd, int action, const char *what);
+/* Master writes ctl and then the marker 'm'; waits until the marker is
+ * readable on the (non-canonical) slave and reads it, failing unless it
+ * comes alone.  Input is handled in order, so ctl has been acted on, and
+ * flow characters in ctl were consumed rather than read as data. */
+void tp_flow_input(struct tp_pty *p, const char *ctl, const char *what);
+
+/* A child that sleeps in one blocking write(fd, buf, len) (which must
+ * complete in full) or in poll(fd, POLLOUT) (which must report POLLOUT
+ * within TP_WAIT_MS): start it, tp_wait_blocked on child.pid, restart the
+ * output, tp_child_join. */
+struct tp_writer {
+	struct tp_child child;
+	int fd;
+	const void *buf;
+	size_t len;
+};
+void tp_writer_start(struct tp_writer *w, int fd, const void *buf, size_t len);
+void tp_pollout_start(struct tp_writer *w, int fd);
+/* The master stays quiet for TP_QUIET_WINDOW_MS and the child has not
+ * returned: the output is still held. */
+void tp_expect_still_blocked(struct tp_writer *w, int master, const char *what);
+
 /* ---------------------------------------------------------------- sysctls (tp_sysctl.c) */
 
 /* Read a numeric sysctl (/proc/sys/...); false when it does not exist. */
