@@ -24,7 +24,15 @@ CASES     := $(CASE_SRCS:.c=)
 FIXTURE_SRCS := $(wildcard fixtures/*.c)
 FIXTURES     := $(FIXTURE_SRCS:.c=)
 
-HARNESS_LIB_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
+# harness/ is laid out as the data flows, one folder per stage (each .h
+# says what its folder holds): base (buffers, files, the process runner),
+# kernel (specs, resolution), guest (initramfs, QEMU, host runner, results
+# channel), results (ingestion, expectations, matrix, merge), report (every
+# output format), commands (the subcommands).  main.c is the ttypot command.
+HARNESS_STAGES   := base kernel guest results report commands
+HARNESS_INC      := $(addprefix -Iharness/,$(HARNESS_STAGES))
+HARNESS_HDRS     := $(wildcard $(addsuffix /*.h,$(addprefix harness/,$(HARNESS_STAGES))))
+HARNESS_LIB_SRCS := $(wildcard $(addsuffix /*.c,$(addprefix harness/,$(HARNESS_STAGES))))
 HARNESS_LIB_OBJS := $(HARNESS_LIB_SRCS:.c=.o)
 HARNESS_LIB      := harness/libharness.a
 HARNESS          := harness/ttypot
@@ -50,17 +58,17 @@ cases/%: cases/%.c $(LIB) $(ATF_HDRS)
 fixtures/%: fixtures/%.c
 	$(CC) $(WARN) $(CFLAGS) -o $@ $<
 
-harness/%.o: harness/%.c $(wildcard harness/*.h)
-	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+harness/%.o: harness/%.c $(HARNESS_HDRS)
+	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -c -o $@ $<
 
 $(HARNESS_LIB): $(HARNESS_LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(HARNESS): harness/main.c $(HARNESS_LIB)
-	$(CC) $(WARN) $(CFLAGS) -Iharness -o $@ $< $(HARNESS_LIB) -lm
+	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) -lm
 
 harness/tests/%: harness/tests/%.c $(HARNESS_LIB)
-	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) -Iharness -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) -lm
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) -lm
 
 DEPS_FOR ?= check
 deps:

@@ -3,7 +3,7 @@
 #include "ci.h"
 #include "cli.h"
 #include "mutants.h"
-#include "orchestrate.h"
+#include "commands.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture.h"
+#include "proc.h"
 #include "matrix.h"
 #include "rbuf.h"
 #include "report.h"
