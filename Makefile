@@ -10,6 +10,8 @@ ATF_LIBS   := $(shell pkg-config --libs atf-c 2>/dev/null || echo -latf-c)
 EXPECT_CFLAGS := $(shell pkg-config --cflags tcl 2>/dev/null)
 EXPECT_LIBS   := -lexpect -ltcl8.6
 PREFIX  ?= /usr/local
+MANDIR  ?= $(PREFIX)/share/man
+VERSION ?= 1.0
 KYUA    ?= kyua
 RESULTS ?= reports/check.db
 # Cases Kyua runs at once: most cases wait on state, so 4 fits 2 cores.
@@ -39,7 +41,7 @@ HARNESS          := harness/ttypot
 HARNESS_TEST_SRCS := $(wildcard harness/tests/t_*.c)
 HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 
-.PHONY: all check matrix bench mutants bisect-demo deps clean install
+.PHONY: all check check-man matrix bench mutants bisect-demo deps clean install
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
@@ -59,13 +61,13 @@ fixtures/%: fixtures/%.c
 	$(CC) $(WARN) $(CFLAGS) -o $@ $<
 
 harness/%.o: harness/%.c $(HARNESS_HDRS)
-	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -c -o $@ $<
+	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -c -o $@ $<
 
 $(HARNESS_LIB): $(HARNESS_LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(HARNESS): harness/main.c $(HARNESS_LIB)
-	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) -lm
+	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -o $@ $< $(HARNESS_LIB) -lm
 
 harness/tests/%: harness/tests/%.c $(HARNESS_LIB)
 	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) -lm
@@ -74,10 +76,18 @@ DEPS_FOR ?= check
 deps:
 	@harness/deps.sh $(DEPS_FOR)
 
-# The README's test command: every case on the running kernel.
+# The README's test command: every case on the running kernel, after the
+# man page renders without a warning.
 check: deps
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-man
 	@harness/run-check.sh $(KYUA) $(RESULTS) $(JOBS)
+
+check-man: harness/ttypot.1
+	@out=$$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings=all -l $< 2>&1 >/dev/null); \
+	if [ -n "$$out" ]; then echo "$$out"; echo "ttypot.1: man -l warns"; exit 1; fi; \
+	LC_ALL=C.UTF-8 MANWIDTH=80 man -l $< | grep -q 'bisect-run' || \
+		{ echo "ttypot.1: man -l does not render"; exit 1; }
 
 matrix: DEPS_FOR = matrix
 matrix: deps
@@ -109,6 +119,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/ttypot
 	cp -r Kyuafile cases fixtures $(DESTDIR)$(PREFIX)/lib/ttypot/
 	install -D -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/bin/ttypot
+	install -D -m 644 harness/ttypot.1 $(DESTDIR)$(MANDIR)/man1/ttypot.1
 
 clean:
 	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS)

@@ -245,6 +245,27 @@ proc_run(const char *const argv[], const struct proc_opts *o,
 }
 
 int
+proc_check(const char *const argv[], const struct proc_opts *o, char *err,
+	   size_t errlen)
+{
+	struct proc_result *r = malloc(sizeof *r);
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", argv[0]);
+		return -1;
+	}
+	int st = proc_run(argv, o, r);
+	if (st != 0) {
+		snprintf(err, errlen, "%s exit %d: %.300s", argv[0], st,
+			 r->err[0] ? r->err : r->out);
+		for (char *p = err; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+	}
+	free(r);
+	return st == 0 ? 0 : -1;
+}
+
+int
 capture_run(char *const argv[], const char *dir, int deadline_s,
 	    struct rbuf *out, struct rbuf *errout, char *err, size_t errlen)
 {

@@ -38,6 +38,11 @@ struct proc_result {
 int proc_run(const char *const argv[], const struct proc_opts *o,
 	     struct proc_result *r);
 
+/* proc_run for a tool that must succeed: 0 on exit 0, else -1 with
+ * "ARGV0 exit N: its output (or why it did not start)" on one line in err. */
+int proc_check(const char *const argv[], const struct proc_opts *o, char *err,
+	       size_t errlen);
+
 /* Start argv in its own process group without waiting; returns the pid, or
  * -1 with err filled.  Uses o's cwd, stdin/stdout/stderr paths, append and
  * envp (an unset stdout/stderr goes to /dev/null); no deadline. */

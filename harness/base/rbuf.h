@@ -1,4 +1,8 @@
 /*
+ * base/: what every stage of the harness uses (rbuf.h text buffers and
+ * escapes, kutil.h files and hashes, proc.h the one runner of external
+ * commands); it uses no other folder.
+ *
  * rbuf.h: a growable text buffer and the escapes every report format needs.
  * Text that came from a guest is untrusted: it goes through these escapes
  * (and utf8_clean at ingestion) before it reaches any output.

@@ -1,5 +1,6 @@
 /* bisect.c: `ttypot bisect-run`, one step of `git bisect run` (bisect.h). */
 #include "bisect.h"
+#include "cli.h"
 #include "ingest.h"
 #include "kutil.h"
 #include "proc.h"
@@ -39,63 +40,31 @@ struct bopts {
 	int reruns, deadline_s;
 };
 
-static int bisect_parse(int argc, char **argv, struct bopts *b, char *err, size_t errlen)
+static const char *const bisect_more =
+	"Builds the kernel tree (default .), boots it with the selected cases and\n"
+	"answers git bisect run: exit 0 good, 1 bad, 125 skip (the tree does not\n"
+	"build, the kernel does not reach the suite, usage errors).  A commit is bad\n"
+	"when a case fails and fails again in one of the --reruns re-runs.\n"
+	"FILTER: comma-separated program[:case] or area ids, e.g. close/t_close_race\n";
+
+/* 0 parsed, 1 answered (--help, --version), -1 usage error (printed). */
+static int bisect_parse(int argc, char **argv, struct bopts *b)
 {
-	memset(b, 0, sizeof *b);
-	b->tree = ".";
-	b->reruns = BISECT_DEFAULT_RERUNS;
-	b->deadline_s = KR_DEFAULT_DEADLINE_S;
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		char name[64];
-		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-		if (eq) {
-			snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
-			val = eq + 1;
-		} else {
-			snprintf(name, sizeof name, "%s", a);
-		}
-		static const char *const known[] = { "--cases", "--tree", "--baseline",
-			"--reruns", "--cache", "--suite", "--deadline", "-o", NULL };
-		bool ok = false;
-		for (int k = 0; known[k]; k++)
-			ok |= !strcmp(name, known[k]);
-		if (!ok) {
-			snprintf(err, errlen, "bisect-run: unknown argument '%s'", a);
-			return -1;
-		}
-		if (!val) {
-			if (i + 1 >= argc) {
-				snprintf(err, errlen, "bisect-run: %s needs a value", name);
-				return -1;
-			}
-			val = argv[++i];
-		}
-		if (!*val) {
-			snprintf(err, errlen, "bisect-run: %s needs a non-empty value", name);
-			return -1;
-		}
-		if (!strcmp(name, "--reruns") || !strcmp(name, "--deadline")) {
-			char *end;
-			long n = strtol(val, &end, 10);
-			bool rr = !strcmp(name, "--reruns");
-			if (*end || n < (rr ? 0 : 1) || n > 100000) {
-				snprintf(err, errlen, "bisect-run: %s: '%s' is not a number >= %d",
-					 name, val, rr ? 0 : 1);
-				return -1;
-			}
-			if (rr)
-				b->reruns = (int)n;
-			else
-				b->deadline_s = (int)n;
-		} else if (!strcmp(name, "--cases")) b->cases = val;
-		else if (!strcmp(name, "--tree")) b->tree = val;
-		else if (!strcmp(name, "--baseline")) b->baseline = val;
-		else if (!strcmp(name, "--cache")) b->cache = val;
-		else if (!strcmp(name, "--suite")) b->suite = val;
-		else if (!strcmp(name, "-o")) b->workdir = val;
-	}
-	return 0;
+	*b = (struct bopts){ .tree = ".", .reruns = BISECT_DEFAULT_RERUNS,
+			     .deadline_s = KR_DEFAULT_DEADLINE_S };
+	const struct cli_opt opts[] = {
+		cli_opt_cases(&b->cases),
+		{ "tree", 0, OPT_STR, &b->tree, 0, "DIR", "the kernel tree (default .)" },
+		{ "baseline", 0, OPT_STR, &b->baseline, 0, "KERNEL", "cases bad here too do not count" },
+		{ "reruns", 0, OPT_INT, &b->reruns, 0, "N", "re-runs of failing cases (default 2)" },
+		cli_opt_cache(&b->cache),
+		cli_opt_suite(&b->suite),
+		cli_opt_deadline(&b->deadline_s),
+		cli_opt_output(&b->workdir, "raw files (default CACHE/bisect-run)"),
+		CLI_OPT_END,
+	};
+	enum cli_verdict v = cli_command(argc, argv, opts, "[OPTIONS]", bisect_more, NULL, NULL);
+	return v == CLI_OK ? 0 : v == CLI_ERROR ? -1 : 1;
 }
 
 /* Commas and spaces separate filters; the guest splits on spaces only. */
@@ -156,11 +125,10 @@ int cmd_bisect_run(int argc, char **argv)
 	char err[1024];
 	struct bisect_obs obs = {0};
 	double t0 = proc_now();
-	if (bisect_parse(argc, argv, &b, err, sizeof err) < 0) {
-		fprintf(stderr, "ttypot: %s\n", err);
-		fprintf(stderr, "usage: ttypot bisect-run [--cases FILTER] [--tree DIR] "
-			"[--baseline KERNEL] [--reruns N]\n"
-			"       [--cache DIR] [--suite DIR] [--deadline S] [-o WORKDIR]\n");
+	int pr = bisect_parse(argc, argv, &b);
+	if (pr > 0)
+		return BISECT_GOOD;
+	if (pr < 0) {
 		obs.usage_error = true;
 		return bisect_exit_code(&obs);
 	}

@@ -33,14 +33,6 @@ int ci_exit_code(const struct ci_obs *o)
 	return CI_OK;
 }
 
-static void ci_usage(void)
-{
-	fputs("usage: ttypot ci --tree DIR --baseline KERNEL [-o DIR] [--cases FILTER]\n"
-	      "                 [--cache DIR] [--suite DIR] [--deadline S] [--expect DIR]\n"
-	      "Exit: 0 no regression, 1 regressions, 2 usage/input errors or no baseline\n"
-	      "results, 3 the tree does not build.\n", stderr);
-}
-
 /* Did a column report anything itself (not only filled-in cells)? */
 static bool col_ran(const struct column *c)
 {
@@ -54,6 +46,12 @@ static bool col_ran(const struct column *c)
 	return false;
 }
 
+static const char *const ci_more =
+	"Builds the tree (out of tree, the config fragment, ccache), boots it and the\n"
+	"baseline with the suite, and writes the two-column matrix, JUnit and KCIDB\n"
+	"JSON.  Exit: 0 no regression, 1 regressions, 2 usage/input errors or no\n"
+	"baseline results, 3 the tree does not build.\n";
+
 int cmd_ci(int argc, char **argv)
 {
 	struct ci_obs obs = {0};
@@ -64,64 +62,29 @@ int cmd_ci(int argc, char **argv)
 	o.deadline_s = CLI_DEFAULT_DEADLINE_S;
 	o.jobs = 1;
 	const char *tree = NULL, *baseline = NULL;
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		char name[64];
-		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-		if (eq) {
-			snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
-			val = eq + 1;
-		} else {
-			snprintf(name, sizeof name, "%s", a);
-		}
-		static const char *const known[] = { "--tree", "--baseline", "-o", "--cases",
-			"--cache", "--suite", "--deadline", "--expect", "-j", NULL };
-		bool ok = false;
-		for (int k = 0; known[k]; k++)
-			ok |= !strcmp(name, known[k]);
-		if (!ok) {
-			fprintf(stderr, "ttypot: ci: unknown argument '%s'\n", a);
-			ci_usage();
-			obs.usage_error = true;
-			return ci_exit_code(&obs);
-		}
-		if (!val) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "ttypot: ci: %s needs a value\n", name);
-				obs.usage_error = true;
-				return ci_exit_code(&obs);
-			}
-			val = argv[++i];
-		}
-		if (!*val) {
-			fprintf(stderr, "ttypot: ci: %s needs a non-empty value\n", name);
-			obs.usage_error = true;
-			return ci_exit_code(&obs);
-		}
-		if (!strcmp(name, "--tree")) tree = val;
-		else if (!strcmp(name, "--baseline")) baseline = val;
-		else if (!strcmp(name, "-o")) o.outdir = val;
-		else if (!strcmp(name, "--cases")) o.cases = val;
-		else if (!strcmp(name, "--cache")) o.cache_dir = val;
-		else if (!strcmp(name, "--suite")) o.suite_dir = val;
-		else if (!strcmp(name, "--expect")) o.expect_dir = val;
-		else {
-			char *end;
-			long n = strtol(val, &end, 10);
-			if (*end || n < 1 || n > 1000000) {
-				fprintf(stderr, "ttypot: ci: %s: '%s' is not a number >= 1\n", name, val);
-				obs.usage_error = true;
-				return ci_exit_code(&obs);
-			}
-			if (!strcmp(name, "-j"))
-				o.jobs = (int)n;
-			else
-				o.deadline_s = (int)n;
-		}
+	const struct cli_opt opts[] = {
+		{ "tree", 0, OPT_STR, &tree, 0, "DIR", "the kernel tree to build and test (required)" },
+		{ "baseline", 0, OPT_STR, &baseline, 0, "KERNEL", "the kernel it is compared with (required)" },
+		cli_opt_output(&o.outdir, "where the reports go (default reports)"),
+		cli_opt_cases(&o.cases),
+		cli_opt_cache(&o.cache_dir),
+		cli_opt_suite(&o.suite_dir),
+		cli_opt_deadline(&o.deadline_s),
+		cli_opt_expect(&o.expect_dir),
+		cli_opt_jobs(&o.jobs, "kernels at once (default 1)"),
+		CLI_OPT_END,
+	};
+	enum cli_verdict v = cli_command(argc, argv, opts, "--tree DIR --baseline KERNEL [OPTIONS]",
+					 ci_more, NULL, NULL);
+	if (v == CLI_HELP || v == CLI_VERSION)
+		return CI_OK;
+	if (v == CLI_ERROR) {
+		obs.usage_error = true;
+		return ci_exit_code(&obs);
 	}
 	if (!tree || !baseline) {
-		fprintf(stderr, "ttypot: ci: %s is required\n", !tree ? "--tree DIR" : "--baseline KERNEL");
-		ci_usage();
+		fprintf(stderr, "ttypot: ci: %s is required ('ci --help' shows the options)\n",
+			!tree ? "--tree DIR" : "--baseline KERNEL");
 		obs.usage_error = true;
 		return ci_exit_code(&obs);
 	}

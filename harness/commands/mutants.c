@@ -1,5 +1,6 @@
 /* mutants.c: `ttypot mutants`: kernel mutation testing (mutants.h). */
 #include "mutants.h"
+#include "cli.h"
 #include "run_one_kernel.h"
 #include "kutil.h"
 #include "proc.h"
@@ -113,22 +114,8 @@ static int cmp_str(const void *a, const void *b)
 
 static int run_tool(const char *const argv[], int deadline_ms, char *err, size_t errlen)
 {
-	struct proc_result *r = malloc(sizeof *r);
 	struct proc_opts o = { .deadline_ms = deadline_ms };
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	int st = proc_run(argv, &o, r);
-	if (st != 0) {
-		const char *msg = r->out_len ? r->out : r->err;
-		snprintf(err, errlen, "%s exit %d: %.300s", argv[0], st, msg);
-		for (char *p = err; *p; p++)
-			if (*p == '\n')
-				*p = ' ';
-	}
-	free(r);
-	return st == 0 ? 0 : -1;
+	return proc_check(argv, &o, err, errlen);
 }
 
 /* patch -p1 [-R] [--dry-run] in tree.  GNU patch writes a new file and
@@ -376,70 +363,30 @@ struct mopts {
 	int npatches;
 };
 
-static int mutants_parse(int argc, char **argv, struct mopts *o, char *err, size_t errlen)
+static const char *const mutants_more =
+	"Applies each patch (default fixtures/mutants/*.patch) to linux-source-6.12,\n"
+	"rebuilds, runs the suite and writes DIR/mutants.md and mutants.json (the\n"
+	"kill matrix).  Exit: 0 every mutant killed, 1 a mutant survived or could not\n"
+	"be evaluated, 2 usage/input errors or no usable baseline.\n";
+
+/* 0 parsed, 1 answered (--help, --version), -1 usage error (printed). */
+static int mutants_parse(int argc, char **argv, struct mopts *o)
 {
-	memset(o, 0, sizeof *o);
-	o->outdir = "reports";
-	o->runs = 1;
-	o->deadline_s = 1800;
-	o->patches = xrealloc(NULL, (size_t)argc * sizeof *o->patches);
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		if (a[0] != '-' || !a[1]) {
-			o->patches[o->npatches++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--stop-on-kill")) {
-			o->stop_on_kill = true;
-			continue;
-		}
-		char name[64];
-		const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-		if (eq) {
-			snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
-			val = eq + 1;
-		} else {
-			snprintf(name, sizeof name, "%s", a);
-		}
-		static const char *const known[] = { "-o", "--runs", "--race-runs", "--cache",
-			"--suite", "--cases", "--deadline", NULL };
-		bool ok = false;
-		for (int k = 0; known[k]; k++)
-			ok |= !strcmp(name, known[k]);
-		if (!ok) {
-			snprintf(err, errlen, "mutants: unknown option '%s'", a);
-			return -1;
-		}
-		if (!val) {
-			if (i + 1 >= argc) {
-				snprintf(err, errlen, "mutants: %s needs a value", name);
-				return -1;
-			}
-			val = argv[++i];
-		}
-		if (!*val) {
-			snprintf(err, errlen, "mutants: %s needs a non-empty value", name);
-			return -1;
-		}
-		if (!strcmp(name, "--runs") || !strcmp(name, "--race-runs") ||
-		    !strcmp(name, "--deadline")) {
-			char *end;
-			long n = strtol(val, &end, 10);
-			int min = !strcmp(name, "--race-runs") ? 0 : 1;
-			if (*end || n < min || n > 100000) {
-				snprintf(err, errlen, "mutants: %s: '%s' is not a number >= %d",
-					 name, val, min);
-				return -1;
-			}
-			if (!strcmp(name, "--runs")) o->runs = (int)n;
-			else if (!strcmp(name, "--race-runs")) o->race_runs = (int)n;
-			else o->deadline_s = (int)n;
-		} else if (!strcmp(name, "-o")) o->outdir = val;
-		else if (!strcmp(name, "--cache")) o->cache = val;
-		else if (!strcmp(name, "--suite")) o->suite = val;
-		else if (!strcmp(name, "--cases")) o->cases = val;
-	}
-	return 0;
+	*o = (struct mopts){ .outdir = "reports", .runs = 1, .deadline_s = KR_DEFAULT_DEADLINE_S };
+	const struct cli_opt opts[] = {
+		cli_opt_output(&o->outdir, "where mutants.md/json go (default reports)"),
+		{ "runs", 0, OPT_INT, &o->runs, 1, "N", "suite runs per mutant (default 1)" },
+		{ "race-runs", 0, OPT_INT, &o->race_runs, 0, "N", "extra runs of a race mutant's killers" },
+		{ "stop-on-kill", 0, OPT_FLAG, &o->stop_on_kill, 0, NULL, "stop a mutant's run at its first kill" },
+		cli_opt_cases(&o->cases),
+		cli_opt_cache(&o->cache),
+		cli_opt_suite(&o->suite),
+		cli_opt_deadline(&o->deadline_s),
+		CLI_OPT_END,
+	};
+	enum cli_verdict v = cli_command(argc, argv, opts, "[OPTIONS] [PATCH...]", mutants_more,
+					 &o->patches, &o->npatches);
+	return v == CLI_OK ? 0 : v == CLI_ERROR ? -1 : 1;
 }
 
 /* One suite run of the applied mutant; merges its kills into m. */
@@ -550,12 +497,10 @@ int cmd_mutants(int argc, char **argv)
 	struct mopts o;
 	char err[1024];
 	double t0 = proc_now();
-	if (mutants_parse(argc, argv, &o, err, sizeof err) < 0) {
-		fprintf(stderr, "ttypot: %s\nusage: ttypot mutants [-o DIR] [--runs N] "
-			"[--race-runs N] [--stop-on-kill] [--cases FILTER]\n"
-			"       [--cache DIR] [--suite DIR] [--deadline S] [PATCH...]\n", err);
+	int pr = mutants_parse(argc, argv, &o);
+	if (pr != 0) {
 		free(o.patches);
-		return 2;
+		return pr > 0 ? 0 : 2;
 	}
 	kr_install_signals();
 	struct kr_env e;

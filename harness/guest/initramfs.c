@@ -249,38 +249,29 @@ cpio_pack(const char *dir, const char *out_path, char *err, size_t errlen)
 		return -1;
 	}
 	fclose(f);
-	struct proc_result *r = malloc(sizeof *r);
-	if (!r) {
-		snprintf(err, errlen, "initramfs: out of memory");
-		return -1;
-	}
 	const char *cargv[] = {"cpio", "-o", "-H", "newc", "-R", "0:0",
 			       "--quiet", NULL};
 	struct proc_opts co = {.cwd = dir, .stdin_path = list,
 			       .stdout_path = cpio,
 			       .deadline_ms = TOOL_DEADLINE_MS};
-	int rc = proc_run(cargv, &co, r);
+	char why[400];
+	int rc = proc_check(cargv, &co, why, sizeof why);
 	unlink(list);
 	if (rc != 0) {
-		snprintf(err, errlen, "initramfs: cpio failed: %.200s",
-			 r->err[0] ? r->err : r->out);
+		snprintf(err, errlen, "initramfs: cpio failed: %.300s", why);
 		unlink(cpio);
-		free(r);
 		return -1;
 	}
 	const char *gargv[] = {"gzip", "-n", "-6", "-c", cpio, NULL};
 	struct proc_opts go = {.stdout_path = out_path,
 			       .deadline_ms = TOOL_DEADLINE_MS};
-	rc = proc_run(gargv, &go, r);
+	rc = proc_check(gargv, &go, why, sizeof why);
 	unlink(cpio);
 	if (rc != 0) {
-		snprintf(err, errlen, "initramfs: gzip failed: %.200s",
-			 r->err[0] ? r->err : r->out);
+		snprintf(err, errlen, "initramfs: gzip failed: %.300s", why);
 		unlink(out_path);
-		free(r);
 		return -1;
 	}
-	free(r);
 	return 0;
 }
 

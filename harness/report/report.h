@@ -1,5 +1,7 @@
 /*
- * report.h: the matrix output formats.  Every renderer appends to an rbuf;
+ * report.h: the matrix output formats.  Stage 4 of the harness (kernel/ ->
+ * guest/ -> results/ -> report/ -> commands/): one report_<format>.c per
+ * format, each reading a built matrix.  Every renderer appends to an rbuf;
  * report_write_all writes them all into a directory:
  *   matrix.md, matrix.html, matrix.csv, matrix.json (schema ttypot-matrix/1,
  *   reports/README.md), junit-<label>.xml per kernel, kcidb.json.

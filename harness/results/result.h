@@ -1,5 +1,9 @@
 /*
- * result.h: what one kernel column of a matrix holds.
+ * result.h: what one kernel column of a matrix holds.  Stage 3 of the
+ * harness (kernel/ -> guest/ -> results/ -> report/ -> commands/): results/
+ * ingests results-channel files into columns (ingest.h), applies
+ * expectations (expectations.h), builds the matrix with its transitions
+ * (matrix.h) and loads matrix.json files back for merging (merge.h).
  * A column is filled by ingesting a results-channel file (ingest.h) or by
  * loading a matrix.json (merge.h); the report writers only read it.
  * All strings are malloc'd, valid UTF-8 (guest text went through utf8_clean).
