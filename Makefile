@@ -9,6 +9,9 @@ ATF_CFLAGS := $(shell pkg-config --cflags atf-c 2>/dev/null)
 ATF_LIBS   := $(shell pkg-config --libs atf-c 2>/dev/null || echo -latf-c)
 EXPECT_CFLAGS := $(shell pkg-config --cflags tcl 2>/dev/null)
 EXPECT_LIBS   := -lexpect -ltcl8.6
+# The harness reads and writes JSON with jansson and checks the results
+# channel's CRC-32 with zlib.
+HARNESS_LIBS := $(shell pkg-config --libs jansson zlib 2>/dev/null || echo -ljansson -lz) -lm
 PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
 VERSION ?= 1.0
@@ -67,10 +70,10 @@ $(HARNESS_LIB): $(HARNESS_LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(HARNESS): harness/main.c $(HARNESS_LIB)
-	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -o $@ $< $(HARNESS_LIB) -lm
+	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -o $@ $< $(HARNESS_LIB) $(HARNESS_LIBS)
 
 harness/tests/%: harness/tests/%.c $(HARNESS_LIB)
-	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) -lm
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) $(HARNESS_LIBS)
 
 DEPS_FOR ?= check
 deps:

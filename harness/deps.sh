@@ -6,7 +6,7 @@
 #           Chromium (the test that renders matrix.html) and man (ttypot.1)
 #   matrix: build, Kyua, QEMU and busybox, and kernel build tools
 set -eu
-build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev"
+build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev libjansson-dev zlib1g-dev"
 # the man page check of make check
 man="man-db groff-base"
 guest="qemu-system-x86 busybox-static cpio gzip dpkg-dev"

@@ -1,6 +1,8 @@
 /* kutil.c: helpers for the kernel/QEMU side (hashes, files, progress). */
 #include "kutil.h"
 
+#include <zlib.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -157,14 +159,7 @@ ku_sha256_file(const char *path, char out[65])
 uint32_t
 ku_crc32(const void *buf, size_t len)
 {
-	const unsigned char *p = buf;
-	uint32_t c = 0xffffffffu;
-	for (size_t i = 0; i < len; i++) {
-		c ^= p[i];
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
-	}
-	return c ^ 0xffffffffu;
+	return (uint32_t)crc32_z(0L, buf, len);
 }
 
 /* ------------------------------------------------------------ files */

@@ -13,7 +13,7 @@ void ku_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ku_sha256_hex(const void *buf, size_t len, char out[65]);
 int ku_sha256_file(const char *path, char out[65]);
 
-/* CRC-32 (IEEE, zlib's). */
+/* CRC-32 (IEEE): zlib's crc32_z(0, buf, len). */
 uint32_t ku_crc32(const void *buf, size_t len);
 
 /* mkdir -p; 0 or -1 (errno). */

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,27 +85,6 @@ const char *rbuf_str(struct rbuf *b)
 	return b->s ? b->s : "";
 }
 
-void rbuf_json(struct rbuf *b, const char *s)
-{
-	rbuf_addc(b, '"');
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		switch (*p) {
-		case '"': rbuf_add(b, "\\\""); break;
-		case '\\': rbuf_add(b, "\\\\"); break;
-		case '\n': rbuf_add(b, "\\n"); break;
-		case '\r': rbuf_add(b, "\\r"); break;
-		case '\t': rbuf_add(b, "\\t"); break;
-		case '<': rbuf_add(b, "\\u003c"); break; /* safe inside <script> */
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				rbuf_addf(b, "\\u%04x", *p);
-			else
-				rbuf_addc(b, (char)*p);
-		}
-	}
-	rbuf_addc(b, '"');
-}
-
 void rbuf_html(struct rbuf *b, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
@@ -162,13 +140,6 @@ void rbuf_md(struct rbuf *b, const char *s)
 			rbuf_addc(b, *p < 0x20 || *p == 0x7f ? ' ' : (char)*p);
 		}
 	}
-}
-
-void rbuf_json_num(struct rbuf *b, double v)
-{
-	if (!isfinite(v))
-		v = 0;
-	rbuf_addf(b, "%.3f", v);
 }
 
 /* Length of the valid UTF-8 sequence at p (n bytes left), or 0. */

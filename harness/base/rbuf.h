@@ -28,12 +28,10 @@ void rbuf_free(struct rbuf *b);
 const char *rbuf_str(struct rbuf *b); /* "" when empty */
 
 /* Escapes (append s escaped).  s must be valid UTF-8 (see utf8_clean). */
-void rbuf_json(struct rbuf *b, const char *s);  /* with the quotes */
 void rbuf_html(struct rbuf *b, const char *s);  /* also fine for XML */
 void rbuf_xml(struct rbuf *b, const char *s);   /* drops XML-illegal controls */
 void rbuf_csv(struct rbuf *b, const char *s);   /* quoted when needed */
 void rbuf_md(struct rbuf *b, const char *s);    /* one table cell, no markup */
-void rbuf_json_num(struct rbuf *b, double v);   /* finite numbers, else 0 */
 
 /* A malloc'd copy of n bytes with invalid UTF-8 replaced by U+FFFD and NUL
  * bytes by U+FFFD. */

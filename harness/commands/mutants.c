@@ -1,6 +1,7 @@
 /* mutants.c: `ttypot mutants`: kernel mutation testing (mutants.h). */
 #include "mutants.h"
 #include "cli.h"
+#include "report.h"
 #include "run_one_kernel.h"
 #include "kutil.h"
 #include "proc.h"
@@ -192,12 +193,59 @@ static int mutant_tree(const struct kr_env *e, const char *mroot, char *tree,
 	return 0;
 }
 
-static void json_num_or_null(struct rbuf *b, double v)
+/* Seconds, or null when not measured (v < 0). */
+static json_t *secs_or_null(double v)
 {
-	if (v < 0)
-		rbuf_add(b, "null");
-	else
-		rbuf_json_num(b, v);
+	return v < 0 ? json_null() : report_jnum(v);
+}
+
+/* mutants.json, schema ttypot-mutants/1. */
+static void mutants_json(const struct kr_result *base, double base_build_s,
+			 struct mutant *mv, size_t n, int runs, int race_runs,
+			 double wall_s, long killed, long evaluated, struct rbuf *js)
+{
+	json_t *list = json_array();
+	for (size_t i = 0; i < n; i++) {
+		struct mutant *m = &mv[i];
+		json_t *killers = json_array();
+		for (size_t k = 0; k < m->killers.n; k++)
+			json_array_append_new(killers, report_jstr(m->killers.v[k]));
+		json_t *o = json_pack("{s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o,"
+				      " s:i, s:i, s:o}",
+				      "name", report_jstr(m->h.name),
+				      "status", m->status ? m->status : "not-run",
+				      "bug", report_jstr(m->h.bug), "commits", report_jstr(m->h.commits),
+				      "expected", report_jstr(m->h.expected),
+				      "expected_hit", m->expected_hit, "error", report_jstr(m->err),
+				      "build_s", report_jnum(m->build_s),
+				      "boot_s", report_jnum(m->boot_s),
+				      "suite_s", report_jnum(m->suite_s),
+				      "first_kill_s", secs_or_null(m->first_kill_s),
+				      "runs", m->runs, "killed_runs", m->killed_runs,
+				      "killers", killers);
+		if (m->race_runs)
+			json_object_set_new(o, "race", json_pack("{s:i, s:i, s:o, s:o, s:o, s:o}",
+				"runs", m->race_runs, "killed", m->race_killed,
+				"rate", report_jnum((double)m->race_killed / m->race_runs),
+				"first_kill_min_s", secs_or_null(m->race_killed ? m->race_first_min : -1),
+				"first_kill_mean_s", secs_or_null(m->race_killed ?
+							m->race_first_sum / m->race_killed : -1),
+				"first_kill_max_s", secs_or_null(m->race_killed ? m->race_first_max : -1)));
+		json_array_append_new(list, o);
+	}
+	report_jdump(json_pack("{s:s, s:s, s:{s:I, s:I, s:I}, s:i, s:i, s:o,"
+			       " s:{s:s, s:o, s:o, s:o, s:I}, s:o}",
+			       "schema", "ttypot-mutants/1", "source", MUT_SOURCE,
+			       "score", "killed", (json_int_t)killed, "total", (json_int_t)n,
+			       "evaluated", (json_int_t)evaluated,
+			       "runs_per_mutant", runs, "race_runs", race_runs,
+			       "wall_s", report_jnum(wall_s),
+			       "baseline", "end", end_name(base->col->end),
+			       "build_s", report_jnum(base_build_s),
+			       "boot_s", report_jnum(base->boot_s),
+			       "suite_s", report_jnum(base->suite_s),
+			       "cases", (json_int_t)base->col->ncases,
+			       "mutants", list), js);
 }
 
 static void write_reports(const char *outdir, const struct kr_result *base,
@@ -286,67 +334,7 @@ static void write_reports(const char *outdir, const struct kr_result *base,
 		rbuf_add(&md, "\n");
 	}
 
-	rbuf_add(&js, "{\n  \"schema\": \"ttypot-mutants/1\",\n  \"source\": ");
-	rbuf_json(&js, MUT_SOURCE);
-	rbuf_addf(&js, ",\n  \"score\": {\"killed\": %ld, \"total\": %zu, \"evaluated\": %ld},\n"
-		  "  \"runs_per_mutant\": %d, \"race_runs\": %d, \"wall_s\": ", killed, n,
-		  evaluated, runs, race_runs);
-	rbuf_json_num(&js, wall_s);
-	rbuf_add(&js, ",\n  \"baseline\": {\"end\": ");
-	rbuf_json(&js, end_name(base->col->end));
-	rbuf_add(&js, ", \"build_s\": ");
-	rbuf_json_num(&js, base_build_s);
-	rbuf_add(&js, ", \"boot_s\": ");
-	rbuf_json_num(&js, base->boot_s);
-	rbuf_add(&js, ", \"suite_s\": ");
-	rbuf_json_num(&js, base->suite_s);
-	rbuf_addf(&js, ", \"cases\": %zu},\n  \"mutants\": [\n", base->col->ncases);
-	for (size_t i = 0; i < n; i++) {
-		struct mutant *m = &mv[i];
-		rbuf_add(&js, "    {\"name\": ");
-		rbuf_json(&js, m->h.name);
-		rbuf_add(&js, ", \"status\": ");
-		rbuf_json(&js, m->status ? m->status : "not-run");
-		rbuf_add(&js, ", \"bug\": ");
-		rbuf_json(&js, m->h.bug);
-		rbuf_add(&js, ", \"commits\": ");
-		rbuf_json(&js, m->h.commits);
-		rbuf_add(&js, ",\n     \"expected\": ");
-		rbuf_json(&js, m->h.expected);
-		rbuf_addf(&js, ", \"expected_hit\": %s, \"error\": ",
-			  m->expected_hit ? "true" : "false");
-		rbuf_json(&js, m->err);
-		rbuf_add(&js, ",\n     \"build_s\": ");
-		rbuf_json_num(&js, m->build_s);
-		rbuf_add(&js, ", \"boot_s\": ");
-		rbuf_json_num(&js, m->boot_s);
-		rbuf_add(&js, ", \"suite_s\": ");
-		rbuf_json_num(&js, m->suite_s);
-		rbuf_add(&js, ", \"first_kill_s\": ");
-		json_num_or_null(&js, m->first_kill_s);
-		rbuf_addf(&js, ", \"runs\": %d, \"killed_runs\": %d,\n     \"killers\": [",
-			  m->runs, m->killed_runs);
-		for (size_t k = 0; k < m->killers.n; k++) {
-			rbuf_add(&js, k ? ", " : "");
-			rbuf_json(&js, m->killers.v[k]);
-		}
-		rbuf_add(&js, "]");
-		if (m->race_runs) {
-			rbuf_addf(&js, ",\n     \"race\": {\"runs\": %d, \"killed\": %d, "
-				  "\"rate\": ", m->race_runs, m->race_killed);
-			rbuf_json_num(&js, (double)m->race_killed / m->race_runs);
-			rbuf_add(&js, ", \"first_kill_min_s\": ");
-			json_num_or_null(&js, m->race_killed ? m->race_first_min : -1);
-			rbuf_add(&js, ", \"first_kill_mean_s\": ");
-			json_num_or_null(&js, m->race_killed ?
-						m->race_first_sum / m->race_killed : -1);
-			rbuf_add(&js, ", \"first_kill_max_s\": ");
-			json_num_or_null(&js, m->race_killed ? m->race_first_max : -1);
-			rbuf_add(&js, "}");
-		}
-		rbuf_add(&js, i + 1 < n ? "},\n" : "}\n");
-	}
-	rbuf_add(&js, "  ]\n}\n");
+	mutants_json(base, base_build_s, mv, n, runs, race_runs, wall_s, killed, evaluated, &js);
 	char err[512];
 	if (write_file(outdir, "mutants.md", &md, err, sizeof err) < 0 ||
 	    write_file(outdir, "mutants.json", &js, err, sizeof err) < 0)

@@ -10,8 +10,7 @@
 
 #define PROTO_MAGIC "@TTYPOT1 "
 
-/* The CRC is ku_crc32() (kutil.h): IEEE 802.3, reflected, as zlib's
- * crc32(0, buf, n). */
+/* The CRC is zlib's crc32 (ku_crc32() in kutil.h). */
 
 /* Check one line (no newline).  Returns the length of the payload (the part
  * before " *crc", starting with the magic) or -1 when the CRC suffix is

@@ -1,6 +1,7 @@
 /* watch.c: the watch loop both runners share (results file, console,
  * deadline), and the filter splitting. */
 #include "watch.h"
+#include "proto.h"
 #include "kutil.h"
 #include "proc.h"
 
@@ -38,19 +39,10 @@ line_is(const char *line, size_t len, const char *kind)
 {
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n'))
 		len--;
-	char head[32];
-	snprintf(head, sizeof head, "@TTYPOT1 %s ", kind);
-	size_t hl = strlen(head);
-	if (len < hl + 10 || memcmp(line, head, hl))
-		return false;
-	if (line[len - 10] != ' ' || line[len - 9] != '*')
-		return false;
-	char crc[9];
-	memcpy(crc, line + len - 8, 8);
-	crc[8] = '\0';
-	char want[9];
-	snprintf(want, sizeof want, "%08x", ku_crc32(line, len - 10));
-	return !strcmp(crc, want);
+	size_t ml = strlen(PROTO_MAGIC), kl = strlen(kind);
+	return len > ml + kl && !memcmp(line, PROTO_MAGIC, ml) &&
+	       !memcmp(line + ml, kind, kl) && line[ml + kl] == ' ' &&
+	       proto_check(line, len) >= 0;
 }
 
 struct tail {

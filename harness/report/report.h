@@ -10,6 +10,8 @@
 #ifndef TTYPOT_REPORT_H
 #define TTYPOT_REPORT_H
 
+#include <jansson.h>
+
 #include "matrix.h"
 #include "rbuf.h"
 
@@ -28,6 +30,14 @@ void report_cell_text(const struct matrix *m, size_t row, size_t col,
 		      char *out, size_t outlen);
 /* One line describing a column: "6.1.0-27-amd64, tcg, boot 3.1 s, ..." */
 void report_col_meta(const struct column *c, struct rbuf *out);
+
+/* JSON values for the JSON formats (jansson): a string (made valid UTF-8
+ * when it is not), a number rounded to 3 decimals, as seconds are written (0 when not finite). */
+json_t *report_jstr(const char *s);
+json_t *report_jnum(double v);
+/* Append doc (then released) indented, '<' as \u003c so that the text is
+ * safe inside an HTML <script> too. */
+void report_jdump(json_t *doc, struct rbuf *out);
 
 /* Write every format into dir (created).  0, or -1 with a message. */
 int report_write_all(const struct matrix *m, const char *dir, char *err,

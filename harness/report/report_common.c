@@ -2,7 +2,10 @@
  * one-line description, a JUnit file name. */
 #include "report.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 void report_junit_name(const struct column *c, char *out, size_t outlen)
 {
@@ -37,4 +40,34 @@ void report_col_meta(const struct column *c, struct rbuf *out)
 		rbuf_addf(out, ", %s", c->accel);
 	rbuf_addf(out, ", boot %.1f s, suite %.1f s, %s", c->boot_s, c->suite_s,
 		  end_name(c->end));
+}
+
+json_t *report_jstr(const char *s)
+{
+	json_t *j = json_string(s ? s : "");
+	if (!j) {
+		char *clean = utf8_clean(s, strlen(s));
+		j = json_string(clean);
+		free(clean);
+	}
+	return j;
+}
+
+json_t *report_jnum(double v)
+{
+	return json_real(isfinite(v) ? round(v * 1000) / 1000 : 0);
+}
+
+void report_jdump(json_t *doc, struct rbuf *out)
+{
+	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+				     JSON_REAL_PRECISION(15));
+	json_decref(doc);
+	for (const char *p = text ? text : "{}"; *p; p++)
+		if (*p == '<')
+			rbuf_add(out, "\\u003c"); /* only ever inside a string */
+		else
+			rbuf_addc(out, *p);
+	rbuf_addc(out, '\n');
+	free(text);
 }

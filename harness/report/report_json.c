@@ -1,89 +1,66 @@
-/* report_json.c: matrix.json, schema "ttypot-matrix/1" (reports/README.md). */
+/* report_json.c: matrix.json, schema "ttypot-matrix/1" (reports/README.md),
+ * built with jansson. */
 #include "report.h"
 
-#include <string.h>
-
-static void kv_str(struct rbuf *b, const char *k, const char *v, bool comma)
-{
-	rbuf_json(b, k);
-	rbuf_add(b, ": ");
-	rbuf_json(b, v);
-	if (comma)
-		rbuf_add(b, ", ");
-}
-
-static void column_json(const struct matrix *m, size_t ci, struct rbuf *b)
+static json_t *column_json(const struct matrix *m, size_t ci)
 {
 	const struct column *c = m->cols[ci];
 	const struct col_summary *s = &m->sum[ci];
-	rbuf_add(b, "    {");
-	kv_str(b, "label", c->label, true);
-	kv_str(b, "spec", c->spec, true);
-	kv_str(b, "uname", c->uname, true);
-	kv_str(b, "version", c->version, true);
-	kv_str(b, "config_hash", c->config_hash, true);
-	kv_str(b, "arch", c->arch, true);
-	kv_str(b, "accel", c->accel, true);
-	rbuf_add(b, "\"boot_s\": ");
-	rbuf_json_num(b, c->boot_s);
-	rbuf_add(b, ", \"suite_s\": ");
-	rbuf_json_num(b, c->suite_s);
-	rbuf_add(b, ",\n     ");
-	kv_str(b, "end", end_name(c->end), true);
-	kv_str(b, "error", c->error, true);
-	rbuf_addf(b, "\"garbage\": %ld, \"duplicates\": %ld, \"truncated\": %ld, "
-		  "\"begin_cases\": %ld, \"kyua_rc\": %ld,\n     ",
-		  c->garbage, c->duplicates, c->truncated, c->begin_cases, c->kyua_rc);
-	rbuf_add(b, "\"features\": {");
+	json_t *features = json_object();
 	for (size_t i = 0; i < c->nfeat; i++)
-		kv_str(b, c->feat[i].key, c->feat[i].value, i + 1 < c->nfeat);
-	rbuf_add(b, "},\n     \"summary\": {");
+		json_object_set_new(features, c->feat[i].key, report_jstr(c->feat[i].value));
+	json_t *summary = json_object();
 	for (int st = 0; st < ST__N; st++)
-		rbuf_addf(b, "\"%s\": %ld, ", status_name((enum status)st), s->count[st]);
-	rbuf_addf(b, "\"total\": %ld, \"regression\": %ld, \"fix\": %ld, \"new\": %ld},\n     ",
-		  s->total, s->regressions, s->fixes, s->news);
-	kv_str(b, "console_tail", c->console_tail, false);
-	rbuf_add(b, "}");
+		json_object_set_new(summary, status_name((enum status)st),
+				    json_integer(s->count[st]));
+	json_object_set_new(summary, "total", json_integer(s->total));
+	json_object_set_new(summary, "regression", json_integer(s->regressions));
+	json_object_set_new(summary, "fix", json_integer(s->fixes));
+	json_object_set_new(summary, "new", json_integer(s->news));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o,"
+			 " s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+			 "label", report_jstr(c->label), "spec", report_jstr(c->spec),
+			 "uname", report_jstr(c->uname), "version", report_jstr(c->version),
+			 "config_hash", report_jstr(c->config_hash), "arch", report_jstr(c->arch),
+			 "accel", report_jstr(c->accel), "boot_s", report_jnum(c->boot_s),
+			 "suite_s", report_jnum(c->suite_s), "end", end_name(c->end),
+			 "error", report_jstr(c->error),
+			 "garbage", (json_int_t)c->garbage, "duplicates", (json_int_t)c->duplicates,
+			 "truncated", (json_int_t)c->truncated,
+			 "begin_cases", (json_int_t)c->begin_cases, "kyua_rc", (json_int_t)c->kyua_rc,
+			 "features", features, "summary", summary,
+			 "console_tail", report_jstr(c->console_tail));
+}
+
+static json_t *case_json(const struct matrix *m, size_t r)
+{
+	char area[128];
+	case_area(m->rows.v[r], area, sizeof area);
+	json_t *cells = json_object();
+	for (size_t c = 0; c < m->ncols; c++) {
+		const struct case_result *x = matrix_cell(m, r, c);
+		if (!x)
+			continue;
+		json_object_set_new(cells, m->cols[c]->label,
+			json_pack("{s:s, s:s, s:o, s:o, s:o, s:s}",
+				  "status", status_name(x->st), "raw", status_name(x->raw),
+				  "seconds", report_jnum(x->secs), "reason", report_jstr(x->reason),
+				  "expect", report_jstr(x->expect),
+				  "mark", mark_name(matrix_mark(m, r, c))));
+	}
+	return json_pack("{s:o, s:o, s:o}", "id", report_jstr(m->rows.v[r]),
+			 "area", report_jstr(area), "cells", cells);
 }
 
 void report_json(const struct matrix *m, struct rbuf *b)
 {
-	rbuf_add(b, "{\n  \"schema\": \"" MATRIX_SCHEMA "\",\n  \"baseline\": ");
-	rbuf_json(b, m->ncols ? m->cols[m->base]->label : "");
-	rbuf_addf(b, ",\n  \"regressions\": %ld,\n  \"columns\": [\n", m->regressions);
-	for (size_t c = 0; c < m->ncols; c++) {
-		column_json(m, c, b);
-		rbuf_add(b, c + 1 < m->ncols ? ",\n" : "\n");
-	}
-	rbuf_add(b, "  ],\n  \"cases\": [\n");
-	for (size_t r = 0; r < m->rows.n; r++) {
-		char area[128];
-		case_area(m->rows.v[r], area, sizeof area);
-		rbuf_add(b, "    {");
-		kv_str(b, "id", m->rows.v[r], true);
-		kv_str(b, "area", area, true);
-		rbuf_add(b, "\"cells\": {");
-		bool first = true;
-		for (size_t c = 0; c < m->ncols; c++) {
-			const struct case_result *x = matrix_cell(m, r, c);
-			if (!x)
-				continue;
-			rbuf_add(b, first ? "\n      " : ",\n      ");
-			first = false;
-			rbuf_json(b, m->cols[c]->label);
-			rbuf_add(b, ": {");
-			kv_str(b, "status", status_name(x->st), true);
-			kv_str(b, "raw", status_name(x->raw), true);
-			rbuf_add(b, "\"seconds\": ");
-			rbuf_json_num(b, x->secs);
-			rbuf_add(b, ", ");
-			kv_str(b, "reason", x->reason, true);
-			kv_str(b, "expect", x->expect, true);
-			kv_str(b, "mark", mark_name(matrix_mark(m, r, c)), false);
-			rbuf_add(b, "}");
-		}
-		rbuf_add(b, "}}");
-		rbuf_add(b, r + 1 < m->rows.n ? ",\n" : "\n");
-	}
-	rbuf_add(b, "  ]\n}\n");
+	json_t *cols = json_array(), *cases = json_array();
+	for (size_t c = 0; c < m->ncols; c++)
+		json_array_append_new(cols, column_json(m, c));
+	for (size_t r = 0; r < m->rows.n; r++)
+		json_array_append_new(cases, case_json(m, r));
+	report_jdump(json_pack("{s:s, s:o, s:I, s:o, s:o}", "schema", MATRIX_SCHEMA,
+			       "baseline", report_jstr(m->ncols ? m->cols[m->base]->label : ""),
+			       "regressions", (json_int_t)m->regressions,
+			       "columns", cols, "cases", cases), b);
 }

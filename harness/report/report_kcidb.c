@@ -21,7 +21,7 @@ static const char *kstatus(enum status s)
 }
 
 /* Test paths must match [a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)* */
-static void test_path(const char *id, struct rbuf *b)
+static json_t *test_path(const char *id)
 {
 	struct rbuf t = {0};
 	rbuf_add(&t, "ttypot.");
@@ -31,8 +31,9 @@ static void test_path(const char *id, struct rbuf *b)
 			  (c >= '0' && c <= '9') || c == '_' || c == '-';
 		rbuf_addc(&t, ok ? c : (c == '/' || c == ':') ? '.' : '_');
 	}
-	rbuf_json(b, t.s);
+	json_t *j = report_jstr(t.s);
 	rbuf_free(&t);
+	return j;
 }
 
 static bool is_sha1(const char *s)
@@ -41,17 +42,17 @@ static bool is_sha1(const char *s)
 	return n == 40 && (s[40] == '\0' || s[40] == '+' || s[40] == '-');
 }
 
-static void obj_id(struct rbuf *b, const char *key, const char *label)
+/* "ttypot:LABEL[:WHAT]" */
+static json_t *obj_id(const char *label, const char *what)
 {
 	struct rbuf t = {0};
-	rbuf_addf(&t, "ttypot:%s", label);
-	rbuf_json(b, key);
-	rbuf_add(b, ": ");
-	rbuf_json(b, t.s);
+	rbuf_addf(&t, "ttypot:%s%s%s", label, what ? ":" : "", what ? what : "");
+	json_t *j = report_jstr(t.s);
 	rbuf_free(&t);
+	return j;
 }
 
-static void excerpt(struct rbuf *b, const char *s)
+static json_t *excerpt(const char *s)
 {
 	size_t n = strlen(s);
 	if (n > KCIDB_EXCERPT_MAX) {
@@ -59,111 +60,84 @@ static void excerpt(struct rbuf *b, const char *s)
 		while ((*s & 0xc0) == 0x80) /* keep UTF-8 whole */
 			s++;
 	}
-	rbuf_json(b, s);
+	return report_jstr(s);
+}
+
+static json_t *checkout(const struct column *k)
+{
+	json_t *o = json_pack("{s:o, s:s, s:o}", "id", obj_id(k->label, NULL), "origin", "ttypot",
+			      "comment", report_jstr(k->spec[0] ? k->spec : k->label));
+	if (is_sha1(k->version))
+		json_object_set_new(o, "git_commit_hash", json_stringn(k->version, 40));
+	json_object_set_new(o, "misc", json_pack("{s:o}", "version", report_jstr(k->version)));
+	return o;
+}
+
+static json_t *build(const struct column *k)
+{
+	json_t *o = json_pack("{s:o, s:o, s:s, s:o}", "id", obj_id(k->label, NULL),
+			      "checkout_id", obj_id(k->label, NULL), "origin", "ttypot",
+			      "architecture", report_jstr(k->arch[0] ? k->arch : "x86_64"));
+	if (k->config_hash[0])
+		json_object_set_new(o, "config_name", report_jstr(k->config_hash));
+	json_object_set_new(o, "status", json_string(k->end == END_ERROR ? "ERROR" : "PASS"));
+	json_object_set_new(o, "misc", json_pack("{s:o, s:o, s:o}", "uname", report_jstr(k->uname),
+						 "accel", report_jstr(k->accel),
+						 "error", report_jstr(k->error)));
+	return o;
+}
+
+/* The run itself: did the kernel boot and finish the suite? */
+static json_t *run_test(const struct column *k)
+{
+	const char *st = k->end == END_DONE ? "PASS" : k->end == END_PANIC ? "FAIL"
+			 : k->end == END_ERROR ? "MISS" : "ERROR";
+	json_t *o = json_pack("{s:o, s:o, s:s, s:s, s:s, s:o, s:{s:o}, s:s}",
+			      "id", obj_id(k->label, "run"), "build_id", obj_id(k->label, NULL),
+			      "origin", "ttypot", "path", "ttypot", "status", st,
+			      "duration", report_jnum(k->boot_s + k->suite_s),
+			      "environment", "comment", report_jstr(k->accel[0] ? k->accel : "?"),
+			      "comment", end_name(k->end));
+	if (column_failed(k) && (k->console_tail[0] || k->error[0]))
+		json_object_set_new(o, "log_excerpt",
+				    excerpt(k->console_tail[0] ? k->console_tail : k->error));
+	return o;
+}
+
+static json_t *case_test(const struct matrix *m, size_t r, size_t c)
+{
+	const struct column *k = m->cols[c];
+	const struct case_result *x = matrix_cell(m, r, c);
+	json_t *o = json_pack("{s:o, s:o, s:s, s:o, s:s, s:o}", "id", obj_id(k->label, x->id),
+			      "build_id", obj_id(k->label, NULL), "origin", "ttypot",
+			      "path", test_path(x->id), "status", kstatus(x->st),
+			      "duration", report_jnum(x->secs));
+	if (x->reason[0])
+		json_object_set_new(o, "comment", report_jstr(x->reason));
+	json_t *misc = json_pack("{s:s, s:o}", "ttypot_status", status_name(x->st),
+				 "case", report_jstr(x->id));
+	if (x->expect[0])
+		json_object_set_new(misc, "expect", report_jstr(x->expect));
+	const char *mk = mark_name(matrix_mark(m, r, c));
+	if (*mk)
+		json_object_set_new(misc, "mark", json_string(mk));
+	json_object_set_new(o, "misc", misc);
+	return o;
 }
 
 void report_kcidb(const struct matrix *m, struct rbuf *b)
 {
-	rbuf_add(b, "{\n  \"version\": {\"major\": 5, \"minor\": 0},\n  \"checkouts\": [\n");
+	json_t *checkouts = json_array(), *builds = json_array(), *tests = json_array();
 	for (size_t c = 0; c < m->ncols; c++) {
-		const struct column *k = m->cols[c];
-		rbuf_add(b, "    {");
-		obj_id(b, "id", k->label);
-		rbuf_add(b, ", \"origin\": \"ttypot\", \"comment\": ");
-		rbuf_json(b, k->spec[0] ? k->spec : k->label);
-		if (is_sha1(k->version)) {
-			char sha[41];
-			memcpy(sha, k->version, 40);
-			sha[40] = '\0';
-			rbuf_addf(b, ", \"git_commit_hash\": \"%s\"", sha);
-		}
-		rbuf_add(b, ", \"misc\": {\"version\": ");
-		rbuf_json(b, k->version);
-		rbuf_add(b, "}}");
-		rbuf_add(b, c + 1 < m->ncols ? ",\n" : "\n");
+		json_array_append_new(checkouts, checkout(m->cols[c]));
+		json_array_append_new(builds, build(m->cols[c]));
 	}
-	rbuf_add(b, "  ],\n  \"builds\": [\n");
 	for (size_t c = 0; c < m->ncols; c++) {
-		const struct column *k = m->cols[c];
-		rbuf_add(b, "    {");
-		obj_id(b, "id", k->label);
-		rbuf_add(b, ", ");
-		obj_id(b, "checkout_id", k->label);
-		rbuf_add(b, ", \"origin\": \"ttypot\", \"architecture\": ");
-		rbuf_json(b, k->arch[0] ? k->arch : "x86_64");
-		if (k->config_hash[0]) {
-			rbuf_add(b, ", \"config_name\": ");
-			rbuf_json(b, k->config_hash);
-		}
-		rbuf_addf(b, ", \"status\": \"%s\", \"misc\": {\"uname\": ",
-			  k->end == END_ERROR ? "ERROR" : "PASS");
-		rbuf_json(b, k->uname);
-		rbuf_add(b, ", \"accel\": ");
-		rbuf_json(b, k->accel);
-		rbuf_add(b, ", \"error\": ");
-		rbuf_json(b, k->error);
-		rbuf_add(b, "}}");
-		rbuf_add(b, c + 1 < m->ncols ? ",\n" : "\n");
+		json_array_append_new(tests, run_test(m->cols[c]));
+		for (size_t r = 0; r < m->rows.n; r++)
+			if (matrix_cell(m, r, c))
+				json_array_append_new(tests, case_test(m, r, c));
 	}
-	rbuf_add(b, "  ],\n  \"tests\": [\n");
-	bool first = true;
-	for (size_t c = 0; c < m->ncols; c++) {
-		const struct column *k = m->cols[c];
-		/* the run itself: did the kernel boot and finish the suite? */
-		rbuf_add(b, first ? "    {" : ",\n    {");
-		first = false;
-		struct rbuf id = {0};
-		rbuf_addf(&id, "%s:run", k->label);
-		obj_id(b, "id", id.s);
-		rbuf_free(&id);
-		rbuf_add(b, ", ");
-		obj_id(b, "build_id", k->label);
-		rbuf_addf(b, ", \"origin\": \"ttypot\", \"path\": \"ttypot\", \"status\": \"%s\", "
-			  "\"duration\": ",
-			  k->end == END_DONE ? "PASS" : k->end == END_PANIC ? "FAIL"
-			  : k->end == END_ERROR ? "MISS" : "ERROR");
-		rbuf_json_num(b, k->boot_s + k->suite_s);
-		rbuf_add(b, ", \"environment\": {\"comment\": ");
-		rbuf_json(b, k->accel[0] ? k->accel : "?");
-		rbuf_add(b, "}, \"comment\": ");
-		rbuf_json(b, end_name(k->end));
-		if (column_failed(k) && (k->console_tail[0] || k->error[0])) {
-			rbuf_add(b, ", \"log_excerpt\": ");
-			excerpt(b, k->console_tail[0] ? k->console_tail : k->error);
-		}
-		rbuf_add(b, "}");
-		for (size_t r = 0; r < m->rows.n; r++) {
-			const struct case_result *x = matrix_cell(m, r, c);
-			if (!x)
-				continue;
-			struct rbuf tid = {0};
-			rbuf_addf(&tid, "%s:%s", k->label, x->id);
-			rbuf_add(b, ",\n    {");
-			obj_id(b, "id", tid.s);
-			rbuf_free(&tid);
-			rbuf_add(b, ", ");
-			obj_id(b, "build_id", k->label);
-			rbuf_add(b, ", \"origin\": \"ttypot\", \"path\": ");
-			test_path(x->id, b);
-			rbuf_addf(b, ", \"status\": \"%s\", \"duration\": ", kstatus(x->st));
-			rbuf_json_num(b, x->secs);
-			if (x->reason[0]) {
-				rbuf_add(b, ", \"comment\": ");
-				rbuf_json(b, x->reason);
-			}
-			rbuf_add(b, ", \"misc\": {\"ttypot_status\": ");
-			rbuf_json(b, status_name(x->st));
-			rbuf_add(b, ", \"case\": ");
-			rbuf_json(b, x->id);
-			if (x->expect[0]) {
-				rbuf_add(b, ", \"expect\": ");
-				rbuf_json(b, x->expect);
-			}
-			const char *mk = mark_name(matrix_mark(m, r, c));
-			if (*mk)
-				rbuf_addf(b, ", \"mark\": \"%s\"", mk);
-			rbuf_add(b, "}}");
-		}
-	}
-	rbuf_add(b, "\n  ]\n}\n");
+	report_jdump(json_pack("{s:{s:i, s:i}, s:o, s:o, s:o}", "version", "major", 5, "minor", 0,
+			       "checkouts", checkouts, "builds", builds, "tests", tests), b);
 }

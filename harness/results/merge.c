@@ -1,43 +1,70 @@
-/* merge.c: matrix.json -> columns. */
+/* merge.c: matrix.json -> columns (read with jansson). */
 #include "merge.h"
-#include "jsonv.h"
 #include "rbuf.h"
 #include "matrix.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void copy(char *dst, size_t n, const struct jv *o, const char *key)
+/* A string member, or dflt when absent or not a string. */
+static const char *jstr(const json_t *o, const char *key, const char *dflt)
 {
-	snprintf(dst, n, "%s", jv_str(o, key, ""));
+	const json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : dflt;
 }
 
-static struct column *load_column(const struct jv *o)
+/* A number member (integer or real), or dflt. */
+static double jnum(const json_t *o, const char *key, double dflt)
 {
-	struct column *c = col_new(jv_str(o, "label", ""));
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+json_t *merge_parse(const char *text, size_t len, json_error_t *je)
+{
+	/* Strict: one object, no duplicate keys, nothing after it. */
+	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, je);
+	if (doc && !json_is_object(doc)) {
+		snprintf(je->text, sizeof je->text, "not a JSON object");
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+static void copy(char *dst, size_t n, const json_t *o, const char *key)
+{
+	snprintf(dst, n, "%s", jstr(o, key, ""));
+}
+
+static struct column *load_column(const json_t *o)
+{
+	struct column *c = col_new(jstr(o, "label", ""));
 	copy(c->spec, sizeof c->spec, o, "spec");
 	copy(c->uname, sizeof c->uname, o, "uname");
 	copy(c->version, sizeof c->version, o, "version");
 	copy(c->config_hash, sizeof c->config_hash, o, "config_hash");
 	copy(c->arch, sizeof c->arch, o, "arch");
 	copy(c->accel, sizeof c->accel, o, "accel");
-	c->boot_s = jv_num(o, "boot_s", 0);
-	c->suite_s = jv_num(o, "suite_s", 0);
-	int e = end_parse(jv_str(o, "end", "done"));
+	c->boot_s = jnum(o, "boot_s", 0);
+	c->suite_s = jnum(o, "suite_s", 0);
+	int e = end_parse(jstr(o, "end", "done"));
 	c->end = e < 0 ? END_ERROR : (enum col_end)e;
-	col_set_error(c, jv_str(o, "error", ""));
-	col_set_console(c, jv_str(o, "console_tail", ""));
-	c->garbage = (long)jv_num(o, "garbage", 0);
-	c->duplicates = (long)jv_num(o, "duplicates", 0);
-	c->truncated = (long)jv_num(o, "truncated", 0);
-	c->begin_cases = (long)jv_num(o, "begin_cases", -1);
-	c->kyua_rc = (long)jv_num(o, "kyua_rc", -1);
+	col_set_error(c, jstr(o, "error", ""));
+	col_set_console(c, jstr(o, "console_tail", ""));
+	c->garbage = (long)jnum(o, "garbage", 0);
+	c->duplicates = (long)jnum(o, "duplicates", 0);
+	c->truncated = (long)jnum(o, "truncated", 0);
+	c->begin_cases = (long)jnum(o, "begin_cases", -1);
+	c->kyua_rc = (long)jnum(o, "kyua_rc", -1);
 	c->begin_seen = c->end_seen = 1;
-	const struct jv *f = jv_get(o, "features");
-	for (size_t i = 0; f && f->t == JV_OBJ && i < f->n; i++)
-		if (f->items[i].t == JV_STR)
-			col_set_feature(c, f->keys[i], f->items[i].str);
+	const char *key;
+	json_t *v;
+	json_object_foreach(json_object_get(o, "features"), key, v)
+		if (json_is_string(v))
+			col_set_feature(c, key, json_string_value(v));
 	return c;
 }
 
@@ -51,65 +78,68 @@ int merge_load_json(struct matrix *m, const char *path, char *baseline,
 		snprintf(err, errlen, "%s", msg);
 		return -1;
 	}
-	struct jv *doc = jv_parse(text, len, msg, sizeof msg);
+	json_error_t je;
+	json_t *doc = merge_parse(text, len, &je);
 	free(text);
 	if (!doc) {
-		snprintf(err, errlen, "%s: not valid JSON: %s", path, msg);
+		snprintf(err, errlen, "%s: not valid JSON: line %d col %d: %s", path, je.line,
+			 je.column, je.text);
 		return -1;
 	}
 	struct column **cols = NULL;
 	size_t ncols = 0;
 	int rc = -1;
-	const struct jv *jc = jv_get(doc, "columns"), *jr = jv_get(doc, "cases");
-	if (strcmp(jv_str(doc, "schema", ""), MATRIX_SCHEMA) != 0) {
+	json_t *jc = json_object_get(doc, "columns"), *jr = json_object_get(doc, "cases");
+	if (strcmp(jstr(doc, "schema", ""), MATRIX_SCHEMA) != 0) {
 		snprintf(err, errlen, "%s: not a %s file (\"schema\" is \"%s\")", path,
-			 MATRIX_SCHEMA, jv_str(doc, "schema", ""));
+			 MATRIX_SCHEMA, jstr(doc, "schema", ""));
 		goto out;
 	}
-	if (!jc || jc->t != JV_ARR || !jr || jr->t != JV_ARR) {
+	if (!json_is_array(jc) || !json_is_array(jr)) {
 		snprintf(err, errlen, "%s: \"columns\" and \"cases\" must be arrays", path);
 		goto out;
 	}
-	cols = xrealloc(NULL, (jc->n + 1) * sizeof *cols);
-	for (size_t i = 0; i < jc->n; i++) {
-		if (jc->items[i].t != JV_OBJ || !jv_str(&jc->items[i], "label", "")[0]) {
+	cols = xrealloc(NULL, (json_array_size(jc) + 1) * sizeof *cols);
+	size_t i, r;
+	json_t *col, *row;
+	json_array_foreach(jc, i, col) {
+		if (!json_is_object(col) || !jstr(col, "label", "")[0]) {
 			snprintf(err, errlen, "%s: column %zu has no label", path, i + 1);
 			goto out;
 		}
-		cols[ncols++] = load_column(&jc->items[i]);
+		cols[ncols++] = load_column(col);
 	}
-	for (size_t r = 0; r < jr->n; r++) {
-		const struct jv *row = &jr->items[r];
-		const char *id = jv_str(row, "id", "");
-		const struct jv *cells = jv_get(row, "cells");
-		if (!id[0] || !cells || cells->t != JV_OBJ) {
+	json_array_foreach(jr, r, row) {
+		const char *id = jstr(row, "id", "");
+		json_t *cells = json_object_get(row, "cells"), *cell;
+		const char *label;
+		if (!id[0] || !json_is_object(cells)) {
 			snprintf(err, errlen, "%s: case %zu needs \"id\" and \"cells\"", path, r + 1);
 			goto out;
 		}
-		for (size_t k = 0; k < cells->n; k++) {
-			const struct jv *cell = &cells->items[k];
+		json_object_foreach(cells, label, cell) {
 			struct column *c = NULL;
-			for (size_t i = 0; i < ncols && !c; i++)
-				if (strcmp(cols[i]->label, cells->keys[k]) == 0)
-					c = cols[i];
-			int st = status_parse(jv_str(cell, "status", ""));
-			int raw = status_parse(jv_str(cell, "raw", jv_str(cell, "status", "")));
+			for (size_t k = 0; k < ncols && !c; k++)
+				if (strcmp(cols[k]->label, label) == 0)
+					c = cols[k];
+			int st = status_parse(jstr(cell, "status", ""));
+			int raw = status_parse(jstr(cell, "raw", jstr(cell, "status", "")));
 			if (!c || st < 0 || raw < 0) {
 				snprintf(err, errlen, "%s: case %s: bad cell for \"%s\"", path, id,
-					 cells->keys[k]);
+					 label);
 				goto out;
 			}
 			struct case_result *x = col_put(c, id, (enum status)raw,
-							jv_num(cell, "seconds", 0),
-							jv_str(cell, "reason", ""));
+							jnum(cell, "seconds", 0),
+							jstr(cell, "reason", ""));
 			x->st = (enum status)st;
 			free(x->expect);
-			x->expect = xstrdup(jv_str(cell, "expect", ""));
+			x->expect = xstrdup(jstr(cell, "expect", ""));
 		}
 	}
 	if (baseline)
-		snprintf(baseline, baselen, "%s", jv_str(doc, "baseline", ""));
-	for (size_t i = 0; i < ncols; i++) {
+		snprintf(baseline, baselen, "%s", jstr(doc, "baseline", ""));
+	for (i = 0; i < ncols; i++) {
 		char was[128];
 		snprintf(was, sizeof was, "%s", cols[i]->label);
 		if (matrix_add(m, cols[i]))
@@ -122,6 +152,6 @@ out:
 	for (size_t i = 0; i < ncols; i++)
 		col_free(cols[i]);
 	free(cols);
-	jv_free(doc);
+	json_decref(doc);
 	return rc;
 }

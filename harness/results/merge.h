@@ -6,9 +6,14 @@
 #ifndef TTYPOT_MERGE_H
 #define TTYPOT_MERGE_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "matrix.h"
+
+/* Parse a matrix.json text (jansson, strict: an object, no duplicate keys,
+ * nothing after it).  NULL with je filled. */
+json_t *merge_parse(const char *text, size_t len, json_error_t *je);
 
 /* Append the columns of one matrix.json to m.  baseline (may be NULL) gets
  * the file's baseline label.  0, or -1 with a message naming the file (the
