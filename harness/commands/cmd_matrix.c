@@ -153,6 +153,7 @@ struct mrun {
 	size_t n;
 	size_t unusable;        /* kernels that failed to resolve */
 	struct idlist expected; /* the suite's cases, for missing cells */
+	struct metalist meta;   /* their descriptions and commits */
 	long nexpected;         /* of those, selected by --cases */
 	struct expectations ex;
 };
@@ -203,7 +204,8 @@ static int prepare(struct mrun *r)
 	}
 	char kyuafile[PATH_MAX + 32];
 	snprintf(kyuafile, sizeof kyuafile, "%s/cases/Kyuafile", r->suite);
-	if (caselist_kyua(kyuafile, KYUA_LIST_DEADLINE_S, &r->expected, err, sizeof err) < 0)
+	if (caselist_kyua_meta(kyuafile, KYUA_LIST_DEADLINE_S, &r->expected, &r->meta, err,
+			       sizeof err) < 0)
 		fprintf(stderr, "ttypot: warning: no expected case list (%s): cases a "
 			"kernel never reports will not show as missing\n", err);
 	for (size_t i = 0; i < r->expected.n; i++)
@@ -355,6 +357,8 @@ static int finish(struct mrun *r)
 		matrix_add(&m, j->col);
 		j->col = NULL;
 	}
+	m.meta = r->meta;
+	memset(&r->meta, 0, sizeof r->meta);
 	if (interrupted)
 		fprintf(stderr, "ttypot: interrupted: rendering what was collected\n");
 	int rc = m.ncols ? render_matrix(&m, r->o->baseline, r->o->outdir) : 2;
@@ -397,6 +401,7 @@ out:
 		if (r.jobs[i].col)
 			col_free(r.jobs[i].col);
 	idlist_free(&r.expected);
+	metalist_free(&r.meta);
 	expect_free(&r.ex);
 	free(r.jobs);
 	idlist_free(&r.specs);

@@ -48,8 +48,15 @@ static json_t *case_json(const struct matrix *m, size_t r)
 				  "expect", report_jstr(x->expect),
 				  "mark", mark_name(matrix_mark(m, r, c))));
 	}
-	return json_pack("{s:o, s:o, s:o}", "id", report_jstr(m->rows.v[r]),
-			 "area", report_jstr(area), "cells", cells);
+	json_t *o = json_pack("{s:o, s:o, s:o}", "id", report_jstr(m->rows.v[r]),
+			      "area", report_jstr(area), "cells", cells);
+	/* Optional (added within /1): what the suite says about the case. */
+	const struct case_meta *meta = metalist_find(&m->meta, m->rows.v[r]);
+	if (meta && meta->descr[0])
+		json_object_set_new(o, "descr", report_jstr(meta->descr));
+	if (meta && meta->commits[0])
+		json_object_set_new(o, "commits", report_jstr(meta->commits));
+	return o;
 }
 
 void report_json(const struct matrix *m, struct rbuf *b)

@@ -235,33 +235,6 @@ void ingest_finish(struct column *c, const struct idlist *expected,
 	}
 }
 
-void caselist_parse(const char *text, struct idlist *out)
-{
-	for (const char *p = text; *p;) {
-		size_t n = strcspn(p, "\n");
-		size_t a = 0, b = n;
-		while (a < b && (p[a] == ' ' || p[a] == '\t' || p[a] == '\r'))
-			a++;
-		while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t' || p[b - 1] == '\r'))
-			b--;
-		char line[1024];
-		if (b > a && b - a < sizeof line) {
-			memcpy(line, p + a, b - a);
-			line[b - a] = '\0';
-			const char *id = line;
-			if (strncmp(id, "cases/", 6) == 0)
-				id += 6;
-			/* "program:case" with no spaces; anything else is
-			 * not a case line (kyua prints nothing else here) */
-			const char *colon = strchr(id, ':');
-			if (colon && colon != id && colon[1] && !strpbrk(id, " \t"))
-				idlist_add(out, id);
-		}
-		p += n;
-		if (*p)
-			p++;
-	}
-}
 
 enum col_end ingest_end(enum run_end e)
 {
@@ -274,10 +247,85 @@ enum col_end ingest_end(enum run_end e)
 	}
 }
 
+/* One line of kyua list output as a case id ("cases/" dropped, a
+ * " (suite)" suffix cut), or false when it is not a case line. */
+static bool case_line(const char *p, size_t n, char *id, size_t idlen)
+{
+	size_t a = 0, b = n;
+	while (a < b && (p[a] == ' ' || p[a] == '\t' || p[a] == '\r'))
+		a++;
+	while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t' || p[b - 1] == '\r'))
+		b--;
+	if (b <= a || b - a >= idlen)
+		return false;
+	memcpy(id, p + a, b - a);
+	id[b - a] = '\0';
+	if (strncmp(id, "cases/", 6) == 0)
+		memmove(id, id + 6, strlen(id + 6) + 1);
+	/* "program:case" with no spaces; anything else is not a case line
+	 * (kyua prints nothing else here) */
+	const char *colon = strchr(id, ':');
+	return colon && colon != id && colon[1] && !strpbrk(id, " \t");
+}
+
+void caselist_parse(const char *text, struct idlist *out)
+{
+	char id[1024];
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		if (case_line(p, n, id, sizeof id))
+			idlist_add(out, id);
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+void caselist_parse_verbose(const char *text, struct idlist *out,
+			    struct metalist *meta)
+{
+	char id[1024] = "";
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		if (n && (*p == ' ' || *p == '\t')) {
+			/* a property of the case above */
+			char line[4096];
+			snprintf(line, sizeof line, "%.*s", (int)n, p);
+			char *eq = strstr(line, " = ");
+			if (eq && id[0] && meta) {
+				*eq = '\0';
+				const char *key = line + strspn(line, " \t"), *val = eq + 3;
+				char *clean = utf8_clean(val, strlen(val));
+				if (!strcmp(key, "description"))
+					metalist_put(meta, id, clean, NULL);
+				else if (!strcmp(key, "custom.ttypot.commits"))
+					metalist_put(meta, id, NULL, clean);
+				free(clean);
+			}
+		} else {
+			size_t k = strcspn(p, " \n");
+			/* "program:case (suite)" */
+			if (case_line(p, k, id, sizeof id))
+				idlist_add(out, id);
+			else
+				id[0] = '\0';
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
 int caselist_kyua(const char *kyuafile, int deadline_s, struct idlist *out,
 		  char *err, size_t errlen)
 {
-	char *argv[] = { "kyua", "list", "-k", (char *)kyuafile, NULL };
+	return caselist_kyua_meta(kyuafile, deadline_s, out, NULL, err, errlen);
+}
+
+int caselist_kyua_meta(const char *kyuafile, int deadline_s, struct idlist *out,
+		       struct metalist *meta, char *err, size_t errlen)
+{
+	char *argv[] = { "kyua", "list", "-v", "-k", (char *)kyuafile, NULL };
 	struct rbuf o = {0}, e = {0};
 	int rc = capture_run(argv, NULL, deadline_s, &o, &e, err, errlen);
 	if (rc != 0) {
@@ -288,7 +336,7 @@ int caselist_kyua(const char *kyuafile, int deadline_s, struct idlist *out,
 		rbuf_free(&e);
 		return -1;
 	}
-	caselist_parse(rbuf_str(&o), out);
+	caselist_parse_verbose(rbuf_str(&o), out, meta);
 	rbuf_free(&o);
 	rbuf_free(&e);
 	if (out->n == 0) {

@@ -41,5 +41,13 @@ int caselist_kyua(const char *kyuafile, int deadline_s, struct idlist *out,
 		  char *err, size_t errlen);
 /* Parse kyua list output (one "program:case" per line). */
 void caselist_parse(const char *text, struct idlist *out);
+/* caselist_kyua with `kyua list -v`, also keeping each case's description
+ * and custom.ttypot.commits in meta (may be NULL). */
+int caselist_kyua_meta(const char *kyuafile, int deadline_s, struct idlist *out,
+		       struct metalist *meta, char *err, size_t errlen);
+/* Parse kyua list -v output: "program:case (suite)" lines, each followed by
+ * indented "name = value" properties. */
+void caselist_parse_verbose(const char *text, struct idlist *out,
+			    struct metalist *meta);
 
 #endif

@@ -178,5 +178,6 @@ void matrix_free(struct matrix *m)
 	free(m->cell);
 	free(m->marks);
 	free(m->sum);
+	metalist_free(&m->meta);
 	memset(m, 0, sizeof *m);
 }

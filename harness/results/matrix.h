@@ -35,6 +35,7 @@ struct matrix {
 	enum mark *marks;       /* rows.n x ncols */
 	struct col_summary *sum;/* per column */
 	long regressions;       /* over all columns */
+	struct metalist meta;   /* descr/commits of the cases, when known */
 };
 
 void matrix_init(struct matrix *m);

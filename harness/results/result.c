@@ -143,6 +143,47 @@ void col_set_feature(struct column *c, const char *key, const char *value)
 	c->nfeat++;
 }
 
+void metalist_put(struct metalist *l, const char *id, const char *descr,
+		  const char *commits)
+{
+	struct case_meta *m = (struct case_meta *)metalist_find(l, id);
+	if (!m) {
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 64;
+			l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+		}
+		m = &l->v[l->n++];
+		*m = (struct case_meta){ xstrdup(id), xstrdup(""), xstrdup("") };
+	}
+	if (descr) {
+		free(m->descr);
+		m->descr = xstrdup(descr);
+	}
+	if (commits) {
+		free(m->commits);
+		m->commits = xstrdup(commits);
+	}
+}
+
+const struct case_meta *metalist_find(const struct metalist *l, const char *id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].id, id) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+void metalist_free(struct metalist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].id);
+		free(l->v[i].descr);
+		free(l->v[i].commits);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
 void idlist_add(struct idlist *l, const char *id)
 {
 	if (l->n == l->cap) {

@@ -77,6 +77,16 @@ struct case_result *col_find(const struct column *c, const char *id);
 const char *col_feature(const struct column *c, const char *key);
 void col_set_feature(struct column *c, const char *key, const char *value);
 
+/* What the suite says about a case (kyua list -v): its description and
+ * the X-ttypot.commits of a regression case, for the reports. */
+struct case_meta { char *id, *descr, *commits; };
+struct metalist { struct case_meta *v; size_t n, cap; };
+/* Set (insert or replace) the metadata of id; NULL fields stay as they are. */
+void metalist_put(struct metalist *l, const char *id, const char *descr,
+		  const char *commits);
+const struct case_meta *metalist_find(const struct metalist *l, const char *id);
+void metalist_free(struct metalist *l);
+
 /* A list of case ids (expected cases). */
 struct idlist { char **v; size_t n, cap; };
 void idlist_add(struct idlist *l, const char *id);

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "matrix.h"
+#include "merge.h"
 #include "rbuf.h"
 #include "report.h"
 
@@ -23,17 +24,8 @@ static json_t *jv_parse(const char *text, size_t len, char *err, size_t errlen)
 	return v;
 }
 
-static const char *jv_str(const json_t *o, const char *key, const char *dflt)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_string(v) ? json_string_value(v) : dflt;
-}
-
-static double jv_num(const json_t *o, const char *key, double dflt)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : dflt;
-}
+#define jv_str merge_str
+#define jv_num merge_num
 
 #define NASTY "<script>alert(1)</script> & \"q\" 'a' |pipe| `tick` \x01\nline2"
 
