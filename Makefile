@@ -44,7 +44,7 @@ HARNESS          := harness/ttypot
 HARNESS_TEST_SRCS := $(wildcard harness/tests/t_*.c)
 HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 
-.PHONY: all check check-man matrix bench mutants bisect-demo deps clean install
+.PHONY: all check check-man check-fuzz matrix bench mutants bisect-demo deps clean install
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
@@ -75,6 +75,28 @@ $(HARNESS): harness/main.c $(HARNESS_LIB)
 harness/tests/%: harness/tests/%.c $(HARNESS_LIB)
 	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) $(HARNESS_LIBS)
 
+# The fuzz target for the results-channel and matrix.json readers
+# (harness/fuzz/), built with clang's libFuzzer and the sanitizers; make
+# check runs it for FUZZ_SECONDS on the corpus in fixtures/fuzz/readers
+# (new inputs go to a scratch directory, never into the corpus).
+FUZZ_CC      ?= clang-14
+FUZZ_SECONDS ?= 20
+FUZZ         := harness/fuzz/fuzz_readers
+$(FUZZ): harness/fuzz/fuzz_readers.c $(HARNESS_LIB_SRCS) $(HARNESS_HDRS)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Wno-unknown-warning-option $(HARNESS_INC) -o $@ $< $(HARNESS_LIB_SRCS) \
+		$(HARNESS_LIBS)
+
+check-fuzz: $(FUZZ)
+	@scratch=$$(mktemp -d /tmp/ttypot-fuzz.XXXXXX); mkdir $$scratch/corpus; \
+	echo "ttypot fuzz: $(FUZZ) for $(FUZZ_SECONDS) s on fixtures/fuzz/readers"; \
+	$(FUZZ) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=$$scratch/ -print_final_stats=1 \
+		$$scratch/corpus fixtures/fuzz/readers > $$scratch/log 2>&1; \
+	rc=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)' $$scratch/log; \
+	if [ $$rc -ne 0 ]; then tail -40 $$scratch/log; echo "ttypot fuzz: FAILED (inputs kept in $$scratch)"; exit 1; fi; \
+	rm -rf $$scratch
+
 DEPS_FOR ?= check
 deps:
 	@harness/deps.sh $(DEPS_FOR)
@@ -84,6 +106,7 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-man
+	@$(MAKE) --no-print-directory check-fuzz
 	@harness/run-check.sh $(KYUA) $(RESULTS) $(JOBS)
 
 check-man: harness/ttypot.1
@@ -125,4 +148,4 @@ install: all
 	install -D -m 644 harness/ttypot.1 $(DESTDIR)$(MANDIR)/man1/ttypot.1
 
 clean:
-	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS)
+	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS) $(FUZZ)
