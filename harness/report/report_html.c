@@ -33,6 +33,7 @@ static const char css[] =
 	".mk-regression{outline:2px solid #c00;font-weight:bold}"
 	".mk-fix{outline:2px solid #070}.mk-new{font-style:italic}"
 	"#overview td{white-space:nowrap}#overview td a{color:inherit}"
+	"#overview tbody th{text-align:left}#overview td.mk-regression{font-weight:normal}"
 	"#overview td .n{font-size:11px}"
 	"#filters{background:#f7f7f7;border:1px solid #ddd;padding:4px 8px;display:inline-block}"
 	"#filters label{margin-right:.6em;white-space:nowrap}"
@@ -138,13 +139,17 @@ static void overview_cell(const struct matrix *m, size_t first, size_t end, size
 			total++;
 		}
 	}
+	long regressions = 0;
+	for (size_t r = first; r < end; r++)
+		regressions += matrix_mark(m, r, c) == MARK_REGRESSION;
 	const char *worst = "none";
 	for (size_t i = 0; i < sizeof severity / sizeof *severity && total; i++)
 		if (n[severity[i]]) {
 			worst = status_name(severity[i]);
 			break;
 		}
-	rbuf_addf(b, "<td class=\"w-%s\"><a data-area=\"", worst);
+	rbuf_addf(b, "<td class=\"w-%s%s\"><a data-area=\"", worst,
+		  regressions ? " mk-regression" : "");
 	rbuf_html(b, area);
 	rbuf_add(b, "\">");
 	if (!total)
@@ -153,6 +158,8 @@ static void overview_cell(const struct matrix *m, size_t first, size_t end, size
 		if (n[severity[i]])
 			rbuf_addf(b, "%s%s <span class=\"n\">%ld</span>", k++ ? ", " : "",
 				  status_name(severity[i]), n[severity[i]]);
+	if (regressions)
+		rbuf_addf(b, " <b>(%ld regression%s)</b>", regressions, regressions == 1 ? "" : "s");
 	rbuf_add(b, "</a></td>");
 }
 
