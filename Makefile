@@ -9,7 +9,12 @@ ATF_CFLAGS := $(shell pkg-config --cflags atf-c 2>/dev/null)
 ATF_LIBS   := $(shell pkg-config --libs atf-c 2>/dev/null || echo -latf-c)
 EXPECT_CFLAGS := $(shell pkg-config --cflags tcl 2>/dev/null)
 EXPECT_LIBS   := -lexpect -ltcl8.6
+# The harness reads and writes JSON with jansson and checks the results
+# channel's CRC-32 with zlib.
+HARNESS_LIBS := $(shell pkg-config --libs jansson zlib 2>/dev/null || echo -ljansson -lz) -lm
 PREFIX  ?= /usr/local
+MANDIR  ?= $(PREFIX)/share/man
+VERSION ?= 1.0
 KYUA    ?= kyua
 RESULTS ?= reports/check.db
 # Cases Kyua runs at once: most cases wait on state, so 4 fits 2 cores.
@@ -24,14 +29,22 @@ CASES     := $(CASE_SRCS:.c=)
 FIXTURE_SRCS := $(wildcard fixtures/*.c)
 FIXTURES     := $(FIXTURE_SRCS:.c=)
 
-HARNESS_LIB_SRCS := $(filter-out harness/main.c,$(wildcard harness/*.c))
+# harness/ is laid out as the data flows, one folder per stage (each .h
+# says what its folder holds): base (buffers, files, the process runner),
+# kernel (specs, resolution), guest (initramfs, QEMU, host runner, results
+# channel), results (ingestion, expectations, matrix, merge), report (every
+# output format), commands (the subcommands).  main.c is the ttypot command.
+HARNESS_STAGES   := base kernel guest results report commands
+HARNESS_INC      := $(addprefix -Iharness/,$(HARNESS_STAGES))
+HARNESS_HDRS     := $(wildcard $(addsuffix /*.h,$(addprefix harness/,$(HARNESS_STAGES))))
+HARNESS_LIB_SRCS := $(wildcard $(addsuffix /*.c,$(addprefix harness/,$(HARNESS_STAGES))))
 HARNESS_LIB_OBJS := $(HARNESS_LIB_SRCS:.c=.o)
 HARNESS_LIB      := harness/libharness.a
 HARNESS          := harness/ttypot
 HARNESS_TEST_SRCS := $(wildcard harness/tests/t_*.c)
 HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 
-.PHONY: all check matrix bench mutants bisect-demo deps clean install
+.PHONY: all check check-man check-fuzz matrix bench mutants bisect-demo deps clean install
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
@@ -50,26 +63,57 @@ cases/%: cases/%.c $(LIB) $(ATF_HDRS)
 fixtures/%: fixtures/%.c
 	$(CC) $(WARN) $(CFLAGS) -o $@ $<
 
-harness/%.o: harness/%.c $(wildcard harness/*.h)
-	$(CC) $(WARN) $(CFLAGS) -c -o $@ $<
+harness/%.o: harness/%.c $(HARNESS_HDRS)
+	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -c -o $@ $<
 
 $(HARNESS_LIB): $(HARNESS_LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(HARNESS): harness/main.c $(HARNESS_LIB)
-	$(CC) $(WARN) $(CFLAGS) -Iharness -o $@ $< $(HARNESS_LIB) -lm
+	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -o $@ $< $(HARNESS_LIB) $(HARNESS_LIBS)
 
 harness/tests/%: harness/tests/%.c $(HARNESS_LIB)
-	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) -Iharness -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) -lm
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) $(HARNESS_LIBS)
+
+# The fuzz target for the results-channel and matrix.json readers
+# (harness/fuzz/), built with clang's libFuzzer and the sanitizers; make
+# check runs it for FUZZ_SECONDS on the corpus in fixtures/fuzz/readers
+# (new inputs go to a scratch directory, never into the corpus).
+FUZZ_CC      ?= clang-14
+FUZZ_SECONDS ?= 20
+FUZZ         := harness/fuzz/fuzz_readers
+$(FUZZ): harness/fuzz/fuzz_readers.c $(HARNESS_LIB_SRCS) $(HARNESS_HDRS)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Wno-unknown-warning-option $(HARNESS_INC) -o $@ $< $(HARNESS_LIB_SRCS) \
+		$(HARNESS_LIBS)
+
+check-fuzz: $(FUZZ)
+	@scratch=$$(mktemp -d /tmp/ttypot-fuzz.XXXXXX); mkdir $$scratch/corpus; \
+	echo "ttypot fuzz: $(FUZZ) for $(FUZZ_SECONDS) s on fixtures/fuzz/readers"; \
+	$(FUZZ) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=$$scratch/ -print_final_stats=1 \
+		$$scratch/corpus fixtures/fuzz/readers > $$scratch/log 2>&1; \
+	rc=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ *DONE)' $$scratch/log; \
+	if [ $$rc -ne 0 ]; then tail -40 $$scratch/log; echo "ttypot fuzz: FAILED (inputs kept in $$scratch)"; exit 1; fi; \
+	rm -rf $$scratch
 
 DEPS_FOR ?= check
 deps:
 	@harness/deps.sh $(DEPS_FOR)
 
-# The README's test command: every case on the running kernel.
+# The README's test command: every case on the running kernel, after the
+# man page renders without a warning.
 check: deps
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-man
+	@$(MAKE) --no-print-directory check-fuzz
 	@harness/run-check.sh $(KYUA) $(RESULTS) $(JOBS)
+
+check-man: harness/ttypot.1
+	@out=$$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings=all -l $< 2>&1 >/dev/null); \
+	if [ -n "$$out" ]; then echo "$$out"; echo "ttypot.1: man -l warns"; exit 1; fi; \
+	LC_ALL=C.UTF-8 MANWIDTH=80 man -l $< | grep -q 'bisect-run' || \
+		{ echo "ttypot.1: man -l does not render"; exit 1; }
 
 matrix: DEPS_FOR = matrix
 matrix: deps
@@ -101,6 +145,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/ttypot
 	cp -r Kyuafile cases fixtures $(DESTDIR)$(PREFIX)/lib/ttypot/
 	install -D -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/bin/ttypot
+	install -D -m 644 harness/ttypot.1 $(DESTDIR)$(MANDIR)/man1/ttypot.1
 
 clean:
-	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS)
+	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS) $(FUZZ)

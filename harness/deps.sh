@@ -2,15 +2,20 @@
 # Install the Debian packages ttypot needs, when missing.  Run as root it
 # installs them; otherwise it names them and fails.
 # Usage: deps.sh check|matrix
-#   check:  build, Kyua, QEMU and busybox (the end-to-end guest case), and
-#           Chromium (the test that renders matrix.html)
+#   check:  build, Kyua, QEMU and busybox (the end-to-end guest case),
+#           Chromium (the test that renders matrix.html), man (ttypot.1)
+#           and clang with libFuzzer (the readers' fuzz target)
 #   matrix: build, Kyua, QEMU and busybox, and kernel build tools
 set -eu
-build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev"
+build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev libjansson-dev zlib1g-dev"
+# the man page check of make check
+man="man-db groff-base"
+# the fuzz target of make check (clang's libFuzzer and sanitizers)
+fuzz="clang-14 libclang-rt-14-dev"
 guest="qemu-system-x86 busybox-static cpio gzip dpkg-dev"
 kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
 case "${1:-check}" in
-check) pkgs="$build $guest chromium" ;;
+check) pkgs="$build $guest $man $fuzz chromium" ;;
 matrix) pkgs="$build $guest $kbuild" ;;
 *) echo "usage: deps.sh check|matrix" >&2; exit 2 ;;
 esac

@@ -4,7 +4,7 @@
  * resulting matrix.csv is checked against what a 6.1 kernel does. */
 #include <atf-c.h>
 
-#include "capture.h"
+#include "proc.h"
 #include "rbuf.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture.h"
+#include "proc.h"
 #include "matrix.h"
 #include "rbuf.h"
 #include "report.h"
@@ -34,6 +34,8 @@ static void sample(struct matrix *m)
 	matrix_add(m, a);
 	matrix_add(m, b);
 	matrix_build(m);
+	metalist_put(&m->meta, "pty/t_x:case_08", "Data written just before close is read",
+		     "broke 1a2b3c4d fixed 5e6f7a8b");
 }
 
 /* Run Chromium headless on url; its stdout (--dump-dom) goes to out_path.
@@ -219,9 +221,73 @@ ATF_TC_BODY(screenshot_shows_table, tc)
 		remove_tree(dir);
 }
 
+/* dump-dom of matrix.html with a URL fragment; the DOM text (free it). */
+static char *dom_of(const char *dir, const char *frag)
+{
+	char url[600], out[512];
+	snprintf(url, sizeof url, "file://%s/matrix.html%s", dir, frag);
+	snprintf(out, sizeof out, "%s/dom.html", dir);
+	int st = chromium(dir, "--dump-dom", url, out);
+	ATF_REQUIRE_MSG(st == 0, "chromium --dump-dom %s: exit %d", frag, st);
+	size_t len;
+	return slurp(out, &len);
+}
+
+ATF_TC(overview_filters_hover);
+ATF_TC_HEAD(overview_filters_hover, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "matrix.html opens with an overview (one row per area, "
+			  "each cell its worst status with counts, linking to the area), filters "
+			  "by area (#area-close) and status (#status-fail), keeps the header row "
+			  "and case column sticky, and carries each case's descr and commits for "
+			  "the hover");
+	atf_tc_set_md_var(tc, "timeout", "180");
+}
+ATF_TC_BODY(overview_filters_hover, tc)
+{
+	(void)tc;
+	require_chromium();
+	char dir[64];
+	write_matrix(dir, sizeof dir);
+	char *dom = dom_of(dir, "");
+	const char *ov = strstr(dom, "<table id=\"overview\">"), *m = strstr(dom, "<table id=\"m\">");
+	ATF_REQUIRE_MSG(ov && m && ov < m, "no overview table before the matrix");
+	ATF_CHECK_EQ(count(dom, "<tr class=\"ov\""), 2);
+	/* pty: rows 0-19, fail at 0, 8, 16; close: rows 20-39, fail at 24, 32 */
+	ATF_CHECK_EQ(count(dom, "class=\"w-pass\""), 2);
+	/* the candidate's fails pass on the baseline: regressions, counted */
+	ATF_CHECK_EQ(count(dom, "class=\"w-fail mk-regression\""), 2);
+	ATF_CHECK(strstr(dom, "fail <span class=\"n\">3</span>, pass <span class=\"n\">17</span> "
+			      "<b>(3 regressions)</b>"));
+	ATF_CHECK(strstr(dom, "fail <span class=\"n\">2</span>, pass <span class=\"n\">18</span> "
+			      "<b>(2 regressions)</b>"));
+	ATF_CHECK(strstr(dom, "href=\"#area-close\"") && strstr(dom, "id=\"area-close\""));
+	ATF_CHECK_MSG(strstr(dom, "<div class=\"tip\">Data written just before close is read"
+			     "<div class=\"commits\">commits: broke 1a2b3c4d fixed 5e6f7a8b</div>"),
+		      "no description/commits tip on pty/t_x:case_08");
+	ATF_CHECK(strstr(dom, "#m thead th{position:sticky;top:0"));
+	ATF_CHECK(strstr(dom, "#m td.id,#m tr.area th{position:sticky;left:0"));
+	free(dom);
+	char shown[64];
+	dom = dom_of(dir, "#area-close");
+	snprintf(shown, sizeof shown, "%d of %d cases shown", NROWS / 2, NROWS);
+	ATF_CHECK_MSG(strstr(dom, shown) != NULL, "area filter: no \"%s\"", shown);
+	free(dom);
+	dom = dom_of(dir, "#status-fail");
+	snprintf(shown, sizeof shown, "%d of %d cases shown", NDIFF, NROWS);
+	ATF_CHECK_MSG(strstr(dom, shown) != NULL, "status filter: no \"%s\"", shown);
+	free(dom);
+	dom = dom_of(dir, "#status-skip");
+	snprintf(shown, sizeof shown, "0 of %d cases shown", NROWS);
+	ATF_CHECK_MSG(strstr(dom, shown) != NULL, "status filter: no \"%s\"", shown);
+	free(dom);
+	remove_tree(dir);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, dom_after_scripts);
 	ATF_TP_ADD_TC(tp, screenshot_shows_table);
+	ATF_TP_ADD_TC(tp, overview_filters_hover);
 	return atf_no_error();
 }

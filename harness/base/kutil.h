@@ -1,0 +1,38 @@
+/* kutil.h: small helpers shared by the kernel/QEMU side of the harness. */
+#ifndef TTYPOT_KUTIL_H
+#define TTYPOT_KUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Progress line on stderr: "ttypot: ...". */
+void ku_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* SHA-256 of a buffer / a file as 64 lowercase hex digits (+NUL). */
+void ku_sha256_hex(const void *buf, size_t len, char out[65]);
+int ku_sha256_file(const char *path, char out[65]);
+
+/* CRC-32 (IEEE): zlib's crc32_z(0, buf, len). */
+uint32_t ku_crc32(const void *buf, size_t len);
+
+/* mkdir -p; 0 or -1 (errno). */
+int ku_mkdir_p(const char *path, int mode);
+/* rm -rf of a directory we created (no symlink following). */
+int ku_rm_rf(const char *path);
+bool ku_is_file(const char *path);
+bool ku_is_dir(const char *path);
+/* Read a whole small file (NUL-terminated, malloc'd); NULL on error. */
+char *ku_read_file(const char *path, size_t *len);
+int ku_write_file(const char *path, const char *data, size_t len);
+/* Copy a file preserving its mode. */
+int ku_copy_file(const char *from, const char *to);
+
+/* The cache dir: $TTYPOT_CACHE, else $HOME/.cache/ttypot. */
+void ku_default_cache(char *out, size_t outlen);
+
+/* snprintf that reports truncation as -1. */
+int ku_fmt(char *out, size_t outlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

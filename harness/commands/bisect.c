@@ -1,0 +1,261 @@
+/* bisect.c: `ttypot bisect-run`, one step of `git bisect run` (bisect.h). */
+#include "bisect.h"
+#include "cli.h"
+#include "ingest.h"
+#include "kutil.h"
+#include "proc.h"
+#include "rbuf.h"
+#include "run_one_kernel.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Paths are bounded by PATH_MAX; a truncated message is only shorter. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+
+/* ---- bisect-run ---- */
+
+int bisect_exit_code(const struct bisect_obs *o)
+{
+	if (o->usage_error || o->build_failed || o->run_error || !o->begun)
+		return BISECT_SKIP;
+	if (o->first_bad <= 0)
+		return BISECT_GOOD;
+	if (o->reruns_done <= 0)
+		return BISECT_SKIP; /* failures nobody could confirm or refute */
+	return o->confirmed > 0 ? BISECT_BAD : BISECT_GOOD;
+}
+
+struct bopts {
+	const char *cases, *tree, *baseline, *cache, *suite, *workdir;
+	int reruns, deadline_s;
+};
+
+static const char *const bisect_more =
+	"Builds the kernel tree (default .), boots it with the selected cases and\n"
+	"answers git bisect run: exit 0 good, 1 bad, 125 skip (the tree does not\n"
+	"build, the kernel does not reach the suite, usage errors).  A commit is bad\n"
+	"when a case fails and fails again in one of the --reruns re-runs.\n"
+	"FILTER: comma-separated program[:case] or area ids, e.g. close/t_close_race\n";
+
+/* 0 parsed, 1 answered (--help, --version), -1 usage error (printed). */
+static int bisect_parse(int argc, char **argv, struct bopts *b)
+{
+	*b = (struct bopts){ .tree = ".", .reruns = BISECT_DEFAULT_RERUNS,
+			     .deadline_s = KR_DEFAULT_DEADLINE_S };
+	const struct cli_opt opts[] = {
+		cli_opt_cases(&b->cases),
+		{ "tree", 0, OPT_STR, &b->tree, 0, "DIR", "the kernel tree (default .)" },
+		{ "baseline", 0, OPT_STR, &b->baseline, 0, "KERNEL", "cases bad here too do not count" },
+		{ "reruns", 0, OPT_INT, &b->reruns, 0, "N", "re-runs of failing cases (default 2)" },
+		cli_opt_cache(&b->cache),
+		cli_opt_suite(&b->suite),
+		cli_opt_deadline(&b->deadline_s),
+		cli_opt_output(&b->workdir, "raw files (default CACHE/bisect-run)"),
+		CLI_OPT_END,
+	};
+	enum cli_verdict v = cli_command(argc, argv, opts, "[OPTIONS]", bisect_more, NULL, NULL);
+	return v == CLI_OK ? 0 : v == CLI_ERROR ? -1 : 1;
+}
+
+/* Commas and spaces separate filters; the guest splits on spaces only. */
+static void filter_words(const char *in, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "%s", in ? in : "");
+	for (char *p = out; *p; p++)
+		if (*p == ',')
+			*p = ' ';
+}
+
+/* The baseline's results for this filter, run once and kept in the cache
+ * (keyed on the kernel, its config and the filter). */
+static struct column *bisect_baseline(struct kr_env *e, const char *spec,
+				      const char *filter)
+{
+	struct kernel_info ki;
+	char err[1024];
+	double secs;
+	if (kr_resolve(e, spec, &ki, &secs, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: bisect-run: baseline %s: %s\n", spec, err);
+		return NULL;
+	}
+	char key[4096], hex[65], tag[64];
+	snprintf(key, sizeof key, "%s|%s|%s|%s", spec, ki.image, ki.config_hash,
+		 filter ? filter : "");
+	ku_sha256_hex(key, strlen(key), hex);
+	snprintf(tag, sizeof tag, "baseline-%.16s", hex);
+	char saved[PATH_MAX + 100];
+	snprintf(saved, sizeof saved, "%s/%s.results", e->workdir, tag);
+	struct column *c = col_new(ki.label);
+	char *text = ku_read_file(saved, NULL);
+	if (text && strstr(text, "@TTYPOT1 end ")) {
+		ku_progress("bisect-run: baseline %s: reusing %s", spec, saved);
+		free(text);
+		if (ingest_file(c, saved, err, sizeof err) == 0) {
+			ingest_finish(c, &e->expected, filter);
+			expect_apply(&e->ex, c);
+			return c;
+		}
+	}
+	free(text);
+	col_free(c);
+	struct kr_result r;
+	kr_run(e, &ki, tag, filter, NULL, false, &r);
+	if (!r.begun) {
+		fprintf(stderr, "ttypot: bisect-run: baseline %s did not run the suite: %s\n",
+			spec, r.err);
+		col_free(r.col);
+		return NULL;
+	}
+	return r.col;
+}
+
+int cmd_bisect_run(int argc, char **argv)
+{
+	struct bopts b;
+	char err[1024];
+	struct bisect_obs obs = {0};
+	double t0 = proc_now();
+	int pr = bisect_parse(argc, argv, &b);
+	if (pr > 0)
+		return BISECT_GOOD;
+	if (pr < 0) {
+		obs.usage_error = true;
+		return bisect_exit_code(&obs);
+	}
+	kr_install_signals();
+	char cache[PATH_MAX], workdir[PATH_MAX + 32], filter[2048];
+	if (b.cache)
+		snprintf(cache, sizeof cache, "%s", b.cache);
+	else
+		ku_default_cache(cache, sizeof cache);
+	if (b.workdir)
+		snprintf(workdir, sizeof workdir, "%s", b.workdir);
+	else
+		snprintf(workdir, sizeof workdir, "%s/bisect-run", cache);
+	filter_words(b.cases, filter, sizeof filter);
+	const char *flt = filter[0] ? filter : NULL;
+	struct kr_env e;
+	if (kr_env_init(&e, b.suite, argv[0], b.cache, workdir, b.deadline_s, err,
+			sizeof err) < 0) {
+		fprintf(stderr, "ttypot: bisect-run: %s\n", err);
+		obs.usage_error = true;
+		kr_env_free(&e);
+		return bisect_exit_code(&obs);
+	}
+	long nsel = 0;
+	for (size_t i = 0; i < e.expected.n; i++)
+		nsel += case_selected(flt, e.expected.v[i]);
+	if (nsel == 0) {
+		fprintf(stderr, "ttypot: bisect-run: --cases '%s' selects no case of %s/cases\n",
+			b.cases ? b.cases : "", e.suite);
+		obs.usage_error = true;
+		kr_env_free(&e);
+		return bisect_exit_code(&obs);
+	}
+	char spec[PATH_MAX + 8], tree[PATH_MAX];
+	if (!realpath(b.tree, tree))
+		snprintf(tree, sizeof tree, "%s", b.tree);
+	snprintf(spec, sizeof spec, "tree:%s", tree);
+	kr_ccache_basedir(tree, cache);
+	struct column *base = NULL;
+	if (b.baseline) {
+		base = bisect_baseline(&e, b.baseline, flt);
+		if (!base) {
+			obs.usage_error = true;
+			kr_env_free(&e);
+			return bisect_exit_code(&obs);
+		}
+	}
+	struct kernel_info ki;
+	double build_s = 0;
+	ku_progress("bisect-run: building %s", spec);
+	if (kr_resolve(&e, spec, &ki, &build_s, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: bisect-run: %s\n", err);
+		obs.build_failed = true;
+	}
+	struct kr_result r = {0};
+	long nbad = 0;
+	char **bad = NULL;
+	if (!obs.build_failed) {
+		kr_run(&e, &ki, "first", flt, base, false, &r);
+		obs.run_error = r.end == RUN_ERROR && !r.begun;
+		obs.begun = r.begun;
+		if (!r.begun)
+			fprintf(stderr, "ttypot: bisect-run: the kernel did not reach the suite "
+				"(%s%s%s): skip\n", end_name(r.col->end), r.err[0] ? ": " : "", r.err);
+		/* The ids that count: bad here, and not already bad on the baseline. */
+		for (size_t i = 0; r.begun && i < r.col->ncases; i++) {
+			const char *id = r.col->cases[i].id;
+			if (!status_bad(r.col->cases[i].st))
+				continue;
+			if (base && kr_bad(base, id))
+				continue;
+			bad = xrealloc(bad, (size_t)(nbad + 1) * sizeof *bad);
+			bad[nbad++] = xstrdup(id);
+			fprintf(stderr, "ttypot: bisect-run: %s: %s%s%s\n", id,
+				status_name(r.col->cases[i].st),
+				r.col->cases[i].reason[0] ? ": " : "", r.col->cases[i].reason);
+		}
+		obs.first_bad = nbad;
+	}
+	/* Re-run only the failing cases, until one fails again. */
+	bool *again = nbad ? calloc((size_t)nbad, sizeof *again) : NULL;
+	for (int k = 0; nbad && k < b.reruns && obs.confirmed == 0 && !kr_interrupted; k++) {
+		struct rbuf f = {0};
+		for (long i = 0; i < nbad; i++) {
+			rbuf_add(&f, i ? " " : "");
+			rbuf_add(&f, bad[i]);
+		}
+		char tag[32];
+		snprintf(tag, sizeof tag, "rerun-%d", k + 1);
+		ku_progress("bisect-run: re-run %d/%d of %ld failing case%s", k + 1, b.reruns,
+			    nbad, nbad == 1 ? "" : "s");
+		struct kr_result rr;
+		kr_run(&e, &ki, tag, rbuf_str(&f), NULL, false, &rr);
+		if (rr.begun) {
+			obs.reruns_done++;
+			for (long i = 0; i < nbad; i++)
+				if (!again[i] && kr_bad(rr.col, bad[i])) {
+					again[i] = true;
+					obs.confirmed++;
+				}
+		}
+		col_free(rr.col);
+		rbuf_free(&f);
+	}
+	int rc = bisect_exit_code(&obs);
+	if (kr_interrupted && rc != BISECT_BAD)
+		rc = BISECT_SKIP;
+	printf("ttypot: bisect-run %s: %s (exit %d): %ld failing, %ld confirmed in %d "
+	       "re-run%s; build %.0f s, total %.0f s\n",
+	       ki.version[0] ? ki.version : tree,
+	       rc == BISECT_GOOD ? "good" : rc == BISECT_BAD ? "bad" : "skip", rc,
+	       obs.first_bad, obs.confirmed, obs.reruns_done,
+	       obs.reruns_done == 1 ? "" : "s", build_s, proc_now() - t0);
+	for (long i = 0; i < nbad; i++) {
+		if (again && again[i])
+			printf("  bad: %s\n", bad[i]);
+		else if (obs.reruns_done)
+			printf("  flaky (not confirmed): %s\n", bad[i]);
+		free(bad[i]);
+	}
+	fflush(stdout);
+	free(bad);
+	free(again);
+	if (r.col)
+		col_free(r.col);
+	if (base)
+		col_free(base);
+	kr_env_free(&e);
+	return rc;
+}

@@ -1,0 +1,409 @@
+/* cmd_matrix.c: `ttypot matrix` and `ttypot run`: parse the kernels,
+ * resolve them, build one initramfs, run -j kernels at a time (each in a
+ * detached runner, with progress), ingest, render.  Everything collected is
+ * rendered even when a kernel fails or the run is interrupted. */
+#include "commands.h"
+#include "deflist.h"
+#include "expectations.h"
+#include "guest.h"
+#include "ingest.h"
+#include "matrix.h"
+#include "progress.h"
+#include "rbuf.h"
+#include "render.h"
+#include "run_detached.h"
+#include "suite_dir.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KYUA_LIST_DEADLINE_S 120
+#define WATCHDOG_GRACE_S 120   /* past --deadline, the runner process is killed */
+#define POLL_MS 250
+#define CONSOLE_TAIL_LINES 40
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* The last n lines of a file (console excerpt), malloc'd; "" if none. */
+static char *file_tail(const char *path, int lines)
+{
+	char err[256];
+	size_t len = 0;
+	char *text = path && *path ? read_file(path, &len, err, sizeof err) : NULL;
+	if (!text)
+		return xstrdup("");
+	size_t end = len;
+	while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+		end--;
+	size_t start = end;
+	int seen = 0;
+	while (start > 0) {
+		if (text[start - 1] == '\n' && ++seen == lines)
+			break;
+		start--;
+	}
+	char *tail = utf8_clean(text + start, end - start);
+	free(text);
+	/* drop the CRs of a serial console */
+	char *w = tail;
+	for (char *r = tail; *r; r++)
+		if (*r != '\r')
+			*w++ = *r;
+	*w = '\0';
+	return tail;
+}
+
+struct job {
+	struct kspec spec;
+	struct kernel_info ki;
+	struct column *col;
+	bool runnable;       /* resolved, not an error column */
+	pid_t pid;
+	bool done;
+	double t0;
+	char results[4400], console[4400], outcome[4400];
+	struct progress prog;
+};
+
+static void job_paths(struct job *j, const char *rawdir)
+{
+	char safe[128];
+	safe_name(j->col->label, safe, sizeof safe);
+	snprintf(j->results, sizeof j->results, "%s/%s.results", rawdir, safe);
+	snprintf(j->console, sizeof j->console, "%s/%s.console", rawdir, safe);
+	snprintf(j->outcome, sizeof j->outcome, "%s/%s.outcome", rawdir, safe);
+}
+
+static void job_collect(struct job *j, int wstatus, bool killed)
+{
+	struct column *c = j->col;
+	struct run_outcome out;
+	if (run_detached_outcome(j->outcome, &out)) {
+		c->end = ingest_end(out.end);
+		snprintf(c->accel, sizeof c->accel, "%s", out.accel);
+		c->boot_s = out.boot_s;
+		c->suite_s = out.suite_s;
+		if (out.console_path[0])
+			snprintf(j->console, sizeof j->console, "%s", out.console_path);
+		if (out.end == RUN_ERROR)
+			col_set_error(c, out.err[0] ? out.err : "the run could not start");
+		else if (out.err[0])
+			col_set_error(c, out.err);
+	} else if (killed) {
+		c->end = END_TIMEOUT;
+		col_set_error(c, "the runner passed its deadline and was killed");
+	} else {
+		char msg[128];
+		if (WIFSIGNALED(wstatus))
+			snprintf(msg, sizeof msg, "the runner died (signal %d)", WTERMSIG(wstatus));
+		else
+			snprintf(msg, sizeof msg, "the runner exited (%d) without an outcome",
+				 WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+		c->end = interrupted ? END_ERROR : END_SILENT;
+		col_set_error(c, interrupted ? "interrupted" : msg);
+	}
+	char err[512];
+	if (ingest_file(c, j->results, err, sizeof err) < 0 && c->end == END_DONE) {
+		c->end = END_ERROR;
+		col_set_error(c, err);
+	}
+	if (c->end != END_DONE || (c->end_seen == 0)) {
+		char *tail = file_tail(j->console, CONSOLE_TAIL_LINES);
+		col_set_console(c, tail);
+		free(tail);
+	}
+	j->done = true;
+}
+
+static bool label_taken(struct job *jobs, size_t n, const char *label)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(jobs[i].col->label, label) == 0)
+			return true;
+	return false;
+}
+
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n >= 4 ? (int)(n / 2) : 1;
+}
+
+/* What one matrix run works with. */
+struct mrun {
+	const struct cli *o;
+	char suite[PATH_MAX];
+	char rawdir[PATH_MAX + 8];
+	char initramfs[PATH_MAX + 32];
+	struct idlist specs;    /* kernels as given (or the default list) */
+	struct job *jobs;
+	size_t n;
+	size_t unusable;        /* kernels that failed to resolve */
+	struct idlist expected; /* the suite's cases, for missing cells */
+	struct metalist meta;   /* their descriptions and commits */
+	long nexpected;         /* of those, selected by --cases */
+	struct expectations ex;
+};
+
+/* The kernels: host for run, the default list, or the command line; every
+ * spec must parse before any work.  -1 with a message printed. */
+static int take_specs(struct mrun *r)
+{
+	const struct cli *o = r->o;
+	char err[1024];
+	if (o->cmd == CMD_RUN) {
+		idlist_add(&r->specs, "host");
+	} else if (o->nargs == 0) {
+		if (deflist_kernels(&r->specs, err, sizeof err) < 0) {
+			fprintf(stderr, "ttypot: %s\n", err);
+			return -1;
+		}
+		fprintf(stderr, "ttypot: default kernels:");
+		for (size_t i = 0; i < r->specs.n; i++)
+			fprintf(stderr, " %s", r->specs.v[i]);
+		fprintf(stderr, "\n");
+	} else {
+		for (int i = 0; i < o->nargs; i++)
+			idlist_add(&r->specs, o->args[i]);
+	}
+	r->n = r->specs.n;
+	r->jobs = xrealloc(NULL, r->n * sizeof *r->jobs);
+	memset(r->jobs, 0, r->n * sizeof *r->jobs);
+	for (size_t i = 0; i < r->n; i++)
+		if (kspec_parse(r->specs.v[i], &r->jobs[i].spec, err, sizeof err) < 0) {
+			fprintf(stderr, "ttypot: %s\n", err);
+			return -1;
+		}
+	return 0;
+}
+
+/* Expectations, the raw directory and the expected case list. */
+static int prepare(struct mrun *r)
+{
+	const struct cli *o = r->o;
+	char err[1024];
+	if (load_expectations(o, r->suite, &r->ex) < 0)
+		return -1;
+	snprintf(r->rawdir, sizeof r->rawdir, "%s/raw", o->outdir);
+	if (mkdir_p(r->rawdir) < 0) {
+		fprintf(stderr, "ttypot: -o %s: %s\n", o->outdir, strerror(errno));
+		return -1;
+	}
+	char kyuafile[PATH_MAX + 32];
+	snprintf(kyuafile, sizeof kyuafile, "%s/cases/Kyuafile", r->suite);
+	if (caselist_kyua_meta(kyuafile, KYUA_LIST_DEADLINE_S, &r->expected, &r->meta, err,
+			       sizeof err) < 0)
+		fprintf(stderr, "ttypot: warning: no expected case list (%s): cases a "
+			"kernel never reports will not show as missing\n", err);
+	for (size_t i = 0; i < r->expected.n; i++)
+		r->nexpected += case_selected(o->cases, r->expected.v[i]);
+	return 0;
+}
+
+/* Resolve each kernel; a failure makes an error column.  True when a
+ * guest (not the host) will run. */
+static bool resolve_all(struct mrun *r)
+{
+	char err[1024];
+	const char *cache = r->o->cache_dir;
+	bool guests = false;
+	for (size_t i = 0; i < r->n && !interrupted; i++) {
+		struct job *j = &r->jobs[i];
+		fprintf(stderr, "[%zu/%zu] %s: resolving\n", i + 1, r->n, j->spec.text);
+		j->col = col_new(NULL);
+		snprintf(j->col->spec, sizeof j->col->spec, "%s", j->spec.text);
+		int rc = kernel_resolve(&j->spec, cache, &j->ki, err, sizeof err);
+		const char *want = rc == 0 && j->ki.label[0] ? j->ki.label : j->spec.text;
+		char label[128];
+		snprintf(label, sizeof label, "%.127s", want);
+		for (int k = 2; label_taken(r->jobs, i, label); k++)
+			snprintf(label, sizeof label, "%.100s-%d", want, k);
+		snprintf(j->col->label, sizeof j->col->label, "%s", label);
+		if (rc < 0) {
+			fprintf(stderr, "[%zu/%zu] %s: %s\n", i + 1, r->n, label, err);
+			r->unusable++;
+			j->col->end = END_ERROR;
+			col_set_error(j->col, err);
+			continue;
+		}
+		snprintf(j->col->uname, sizeof j->col->uname, "%s", j->ki.release);
+		snprintf(j->col->version, sizeof j->col->version, "%s", j->ki.version);
+		snprintf(j->col->config_hash, sizeof j->col->config_hash, "%s", j->ki.config_hash);
+		snprintf(j->col->arch, sizeof j->col->arch, "%s", j->ki.arch);
+		j->runnable = true;
+		guests |= j->spec.kind != KSPEC_HOST;
+	}
+	return guests;
+}
+
+/* One initramfs for every guest; when it cannot be built, every guest
+ * becomes an error column. */
+static void build_initramfs(struct mrun *r)
+{
+	char err[1024];
+	fprintf(stderr, "ttypot: building the guest initramfs\n");
+	if (initramfs_build(r->suite, r->initramfs, err, sizeof err) == 0)
+		return;
+	fprintf(stderr, "ttypot: initramfs: %s\n", err);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->jobs[i].runnable && r->jobs[i].spec.kind != KSPEC_HOST) {
+			char msg[1100];
+			snprintf(msg, sizeof msg, "initramfs: %s", err);
+			r->jobs[i].runnable = false;
+			r->jobs[i].col->end = END_ERROR;
+			col_set_error(r->jobs[i].col, msg);
+		}
+}
+
+static void start_job(struct mrun *r, struct job *j, const struct run_opts *ro)
+{
+	job_paths(j, r->rawdir);
+	struct detached_paths dp = { j->results, j->console, j->outcome, NULL };
+	pid_t pid = run_detached(&j->ki, ro, &dp);
+	if (pid < 0) {
+		j->col->end = END_ERROR;
+		col_set_error(j->col, strerror(errno));
+		return;
+	}
+	j->pid = pid;
+	j->t0 = progress_now();
+	progress_start(&j->prog, (int)(j - r->jobs) + 1, (int)r->n, j->col->label,
+		       j->results, r->nexpected, stderr);
+}
+
+/* Progress of a running job; collect it once it exited (or kill it past
+ * its deadline or on Ctrl-C).  True when it finished. */
+static bool poll_job(struct mrun *r, struct job *j)
+{
+	progress_poll(&j->prog);
+	int st = 0;
+	bool killed = false;
+	pid_t w = waitpid(j->pid, &st, WNOHANG);
+	if (w == 0 && (interrupted ||
+		       progress_now() - j->t0 > r->o->deadline_s + WATCHDOG_GRACE_S)) {
+		kill(-j->pid, interrupted ? SIGTERM : SIGKILL);
+		if (interrupted) {
+			struct timespec g = { 2, 0 };
+			nanosleep(&g, NULL);
+			kill(-j->pid, SIGKILL);
+		}
+		w = waitpid(j->pid, &st, 0);
+		killed = !interrupted;
+	}
+	if (w != j->pid)
+		return false;
+	job_collect(j, st, killed);
+	progress_finish(&j->prog, j->col);
+	return true;
+}
+
+/* Run the runnable kernels, -j at a time. */
+static void run_all(struct mrun *r)
+{
+	const struct cli *o = r->o;
+	struct run_opts ro = { r->suite, r->initramfs, o->cases, o->deadline_s, NULL };
+	int maxjobs = o->jobs > 0 ? o->jobs : default_jobs();
+	size_t next = 0;
+	int running = 0;
+	for (;;) {
+		while (!interrupted && running < maxjobs && next < r->n) {
+			struct job *j = &r->jobs[next++];
+			if (!j->runnable || !j->col)
+				continue;
+			start_job(r, j, &ro);
+			running += j->pid > 0;
+		}
+		if (running == 0 && (next >= r->n || interrupted))
+			break;
+		struct timespec ts = { 0, POLL_MS * 1000000L };
+		nanosleep(&ts, NULL);
+		for (size_t i = 0; i < r->n; i++) {
+			struct job *j = &r->jobs[i];
+			if (j->pid && !j->done && poll_job(r, j))
+				running--;
+		}
+	}
+}
+
+/* Columns into the matrix (cells the kernels never reported filled in,
+ * expectations applied), rendered; the exit status. */
+static int finish(struct mrun *r)
+{
+	struct matrix m;
+	matrix_init(&m);
+	for (size_t i = 0; i < r->n; i++) {
+		struct job *j = &r->jobs[i];
+		if (!j->col)
+			continue;
+		if (j->runnable && !j->done) {
+			j->col->end = END_ERROR;
+			col_set_error(j->col, "interrupted before it ran");
+		}
+		ingest_finish(j->col, &r->expected, r->o->cases);
+		expect_apply(&r->ex, j->col);
+		matrix_add(&m, j->col);
+		j->col = NULL;
+	}
+	m.meta = r->meta;
+	memset(&r->meta, 0, sizeof r->meta);
+	if (interrupted)
+		fprintf(stderr, "ttypot: interrupted: rendering what was collected\n");
+	int rc = m.ncols ? render_matrix(&m, r->o->baseline, r->o->outdir) : 2;
+	if (interrupted && rc < 2)
+		rc = 2;
+	/* A kernel that could not be used (missing file, not a kernel, broken
+	 * .deb, failed build) is an input error: the other kernels' results
+	 * are in the reports, but the run did not test what was asked. */
+	if (r->unusable && rc < 2) {
+		fprintf(stderr, "ttypot: %zu kernel%s could not be used (error column%s "
+			"above); exit 2\n", r->unusable, r->unusable == 1 ? "" : "s",
+			r->unusable == 1 ? "" : "s");
+		rc = 2;
+	}
+	matrix_free(&m);
+	return rc;
+}
+
+int cmd_matrix(const struct cli *o, const char *argv0)
+{
+	struct mrun r;
+	memset(&r, 0, sizeof r);
+	r.o = o;
+	find_suite_dir(o->suite_dir, argv0, r.suite, sizeof r.suite);
+	int rc = 2;
+	if (take_specs(&r) < 0 || prepare(&r) < 0)
+		goto out;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	snprintf(r.initramfs, sizeof r.initramfs, "%s/initramfs.cpio.gz", r.rawdir);
+	if (resolve_all(&r) && !interrupted)
+		build_initramfs(&r);
+	run_all(&r);
+	rc = finish(&r);
+out:
+	for (size_t i = 0; i < r.n; i++)
+		if (r.jobs[i].col)
+			col_free(r.jobs[i].col);
+	idlist_free(&r.expected);
+	metalist_free(&r.meta);
+	expect_free(&r.ex);
+	free(r.jobs);
+	idlist_free(&r.specs);
+	return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * guest.h: the guest (stage 2: kernel/ -> guest/ -> results/ -> report/ ->
+ * commands/): the initramfs, the QEMU and host runners, the results channel.
+ *
+ * The report side calls kspec_parse() on each command-line kernel, then
+ * kernel_resolve() (downloads, builds, caches) and run_suite(), which streams
+ * results-channel lines (harness/PROTOCOL.md) into a file as the suite runs.
+ * The report side ingests that file, so a kernel that dies mid-run still
+ * yields the cases it finished.
+ */
+#ifndef TTYPOT_GUEST_H
+#define TTYPOT_GUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel.h"
+
+struct run_opts {
+	const char *suite_dir;    /* the built tree: Kyuafile, cases/, fixtures/ */
+	const char *initramfs;    /* built by initramfs_build(), for guests */
+	const char *cases_filter; /* kyua test filter (program[:case]), or NULL */
+	int deadline_s;           /* whole-kernel deadline */
+	const char *kyua_vars;    /* extra "-v name=value" words, or NULL */
+};
+
+enum run_end {
+	RUN_DONE,    /* the suite reported its end line */
+	RUN_PANIC,   /* the console shows a kernel panic/oops before the end */
+	RUN_TIMEOUT, /* deadline passed */
+	RUN_SILENT,  /* the guest exited without an end line and no panic */
+	RUN_ERROR,   /* could not start (err says why) */
+};
+
+struct run_outcome {
+	enum run_end end;
+	char accel[8];         /* "kvm", "tcg" or "host" */
+	double boot_s;         /* start to the begin line */
+	double suite_s;        /* begin line to end line (or to the stop) */
+	char console_path[1024];
+	char err[512];
+};
+
+/* Build the guest initramfs once per run from the built suite. */
+int initramfs_build(const char *suite_dir, const char *out_path, char *err,
+		    size_t errlen);
+
+/* Run the suite on a resolved kernel.  Protocol lines are appended to
+ * results_path as they arrive; the console goes to out->console_path. */
+int run_suite(const struct kernel_info *k, const struct run_opts *o,
+	      const char *results_path, const char *console_path,
+	      struct run_outcome *out);
+
+/* Probe once whether KVM works here (short deadline); cached per process. */
+bool kvm_usable(void);
+
+#endif

@@ -1,0 +1,279 @@
+/* run_qemu.c: boot a kernel under QEMU with the suite's initramfs, two
+ * cross-connected PCI UARTs for the loopback cases and a last PCI UART
+ * (a file on the host) as the results channel. */
+#include "watch.h"
+#include "initramfs.h"
+#include "kutil.h"
+#include "proc.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <signal.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ldiscs distributions build as modules; packed when the kernel has them. */
+static const char *const tty_modules[] = {
+	"kernel/drivers/tty/n_hdlc.ko",
+	"kernel/drivers/tty/n_gsm.ko",
+	"kernel/drivers/tty/n_null.ko",
+	"kernel/drivers/tty/ttynull.ko",
+};
+
+/* Two distinct free UDP ports on 127.0.0.1 (held until both are known). */
+static int
+free_udp_ports(int *p1, int *p2)
+{
+	int fds[2] = {-1, -1}, ports[2];
+	for (int i = 0; i < 2; i++) {
+		struct sockaddr_in a = {.sin_family = AF_INET};
+		socklen_t al = sizeof a;
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		fds[i] = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fds[i] < 0 || bind(fds[i], (void *)&a, sizeof a) < 0 ||
+		    getsockname(fds[i], (void *)&a, &al) < 0) {
+			if (fds[0] >= 0)
+				close(fds[0]);
+			if (fds[1] >= 0)
+				close(fds[1]);
+			return -1;
+		}
+		ports[i] = ntohs(a.sin_port);
+	}
+	close(fds[0]);
+	close(fds[1]);
+	*p1 = ports[0], *p2 = ports[1];
+	return 0;
+}
+
+/* Single-quote s for /bin/sh. */
+static void
+shell_quote(const char *s, char *out, size_t outlen)
+{
+	size_t n = 0;
+	out[n++] = '\'';
+	for (; s && *s && n + 6 < outlen; s++) {
+		if (*s == '\'') {
+			memcpy(out + n, "'\\''", 4);
+			n += 4;
+		} else {
+			out[n++] = *s;
+		}
+	}
+	out[n++] = '\'';
+	out[n] = '\0';
+}
+
+/* The per-kernel segment: run.conf and the kernel's tty modules. */
+static int
+build_segment(const struct kernel_info *k, const struct run_opts *o,
+	      const char *tmpdir, const char *seg, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
+	ku_fmt(dir, sizeof dir, "%s/seg", tmpdir);
+	ku_fmt(p, sizeof p, "%s/etc/ttypot", dir);
+	if (ku_mkdir_p(p, 0755) < 0) {
+		snprintf(err, errlen, "cannot create %.300s: %s", p,
+			 strerror(errno));
+		return -1;
+	}
+	char f[2048], v[2048], conf[4200];
+	/* Filters are words for run-suite.sh: commas become spaces. */
+	char words[2048];
+	snprintf(words, sizeof words, "%s", o->cases_filter ? o->cases_filter : "");
+	for (char *c = words; *c; c++)
+		if (*c == ',')
+			*c = ' ';
+	shell_quote(words, f, sizeof f);
+	shell_quote(o->kyua_vars ? o->kyua_vars : "", v, sizeof v);
+	int n = snprintf(conf, sizeof conf,
+			 "# written by ttypot for this run\n"
+			 "TTYPOT_FILTER=%s\nTTYPOT_KYUA_VARS=%s\n", f, v);
+	ku_fmt(p, sizeof p, "%s/etc/ttypot/run.conf", dir);
+	if (ku_write_file(p, conf, (size_t)n) < 0) {
+		snprintf(err, errlen, "cannot write %.300s: %s", p,
+			 strerror(errno));
+		return -1;
+	}
+	if (k->modules_dir[0] && k->release[0]) {
+		ku_fmt(q, sizeof q, "%s/lib/modules/%s/ttypot", dir,
+		       k->release);
+		for (size_t i = 0; i < sizeof tty_modules / sizeof *tty_modules;
+		     i++) {
+			char from[PATH_MAX], to[PATH_MAX];
+			ku_fmt(from, sizeof from, "%s/%s", k->modules_dir,
+			       tty_modules[i]);
+			if (!ku_is_file(from))
+				continue;
+			ku_fmt(to, sizeof to, "%s/%s", q,
+			       strrchr(tty_modules[i], '/') + 1);
+			if (ku_mkdir_p(q, 0755) < 0 ||
+			    ku_copy_file(from, to) < 0) {
+				snprintf(err, errlen, "cannot copy %.300s: %s",
+					 from, strerror(errno));
+				return -1;
+			}
+		}
+	}
+	int rc = cpio_pack(dir, seg, err, errlen);
+	ku_rm_rf(dir);
+	return rc;
+}
+
+/* initrd = the suite initramfs + the per-kernel segment, concatenated. */
+static int
+concat(const char *a, const char *b, const char *to)
+{
+	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		return -1;
+	const char *parts[] = {a, b};
+	int rc = 0;
+	for (int i = 0; i < 2 && rc == 0; i++) {
+		int in = open(parts[i], O_RDONLY | O_CLOEXEC);
+		if (in < 0) {
+			rc = -1;
+			break;
+		}
+		char buf[65536];
+		ssize_t n;
+		while (rc == 0 && (n = read(in, buf, sizeof buf)) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				rc = -1;
+		close(in);
+	}
+	if (close(out) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* Remove ttypot-qemu.<pid>.* dirs of runners that died (killed by a
+ * watchdog before they could clean up). */
+static void
+sweep_stale(const char *base)
+{
+	DIR *d = opendir(base);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		long pid;
+		char rest[32];
+		if (sscanf(e->d_name, "ttypot-qemu.%ld.%31s", &pid, rest) != 2 ||
+		    pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char p[PATH_MAX];
+		if (ku_fmt(p, sizeof p, "%s/%s", base, e->d_name) > 0)
+			ku_rm_rf(p);
+	}
+	closedir(d);
+}
+
+int
+run_qemu(const struct kernel_info *k, const struct run_opts *o,
+	 const char *results_path, struct run_outcome *out)
+{
+	if (!o->initramfs || !ku_is_file(o->initramfs)) {
+		snprintf(out->err, sizeof out->err, "no guest initramfs (%.400s)",
+			 o->initramfs ? o->initramfs : "not built");
+		return -1;
+	}
+	bool kvm = kvm_usable();
+	snprintf(out->accel, sizeof out->accel, "%s", kvm ? "kvm" : "tcg");
+	const char *tbase = getenv("TMPDIR");
+	tbase = tbase && *tbase ? tbase : "/tmp";
+	sweep_stale(tbase);
+	char tmpdir[PATH_MAX];
+	ku_fmt(tmpdir, sizeof tmpdir, "%s/ttypot-qemu.%ld.XXXXXX", tbase,
+	       (long)getpid());
+	if (!mkdtemp(tmpdir)) {
+		snprintf(out->err, sizeof out->err, "mkdtemp %.400s: %s",
+			 tmpdir, strerror(errno));
+		return -1;
+	}
+	int rc = -1;
+	char seg[PATH_MAX], initrd[PATH_MAX];
+	ku_fmt(seg, sizeof seg, "%s/segment.cpio.gz", tmpdir);
+	ku_fmt(initrd, sizeof initrd, "%s/initrd.cpio.gz", tmpdir);
+	if (build_segment(k, o, tmpdir, seg, out->err, sizeof out->err) < 0)
+		goto done;
+	if (concat(o->initramfs, seg, initrd) < 0) {
+		snprintf(out->err, sizeof out->err, "cannot write %.400s: %s",
+			 initrd, strerror(errno));
+		goto done;
+	}
+	int p1, p2;
+	if (free_udp_ports(&p1, &p2) < 0) {
+		snprintf(out->err, sizeof out->err, "no free UDP ports: %s",
+			 strerror(errno));
+		goto done;
+	}
+	char con[PATH_MAX + 64], ua[200], ub[200], res[PATH_MAX + 64];
+	ku_fmt(con, sizeof con, "file,id=con,path=%s,append=on",
+	       out->console_path);
+	snprintf(ua, sizeof ua, "udp,id=la,host=127.0.0.1,port=%d,"
+		 "localaddr=127.0.0.1,localport=%d", p2, p1);
+	snprintf(ub, sizeof ub, "udp,id=lb,host=127.0.0.1,port=%d,"
+		 "localaddr=127.0.0.1,localport=%d", p1, p2);
+	ku_fmt(res, sizeof res, "file,id=res,path=%s,append=on", results_path);
+	/* Extra kernel parameters for debugging: $TTYPOT_KERNEL_ARGS. */
+	char cmdline[1024];
+	const char *extra = getenv("TTYPOT_KERNEL_ARGS");
+	snprintf(cmdline, sizeof cmdline, "console=ttyS0,115200 panic=-1 "
+		 "8250.nr_uarts=8 rdinit=/init%s%.800s",
+		 extra && *extra ? " " : "", extra ? extra : "");
+	const char *argv[] = {
+		"qemu-system-x86_64", "-nodefaults", "-no-user-config",
+		"-display", "none", "-no-reboot", "-m", "1024", "-smp", "2",
+		"-accel", kvm ? "kvm" : "tcg,thread=multi",
+		"-cpu", kvm ? "host" : "max",
+		"-kernel", k->image, "-initrd", initrd,
+		"-append", cmdline,
+		"-chardev", con, "-serial", "chardev:con",
+		/* Fixed PCI slots: the results port is the last one. */
+		"-chardev", ua, "-device", "pci-serial,chardev=la,addr=0x10",
+		"-chardev", ub, "-device", "pci-serial,chardev=lb,addr=0x11",
+		"-chardev", res, "-device", "pci-serial,chardev=res,addr=0x12",
+		NULL};
+	struct proc_opts po = {.stdout_path = out->console_path,
+			       .stdout_append = true,
+			       .stderr_path = out->console_path};
+	char who[200];
+	snprintf(who, sizeof who, "%s", k->label[0] ? k->label : k->release);
+	ku_progress("%s: booting %s under QEMU (%s)", who, k->image,
+		    out->accel);
+	if (watch_spawn(argv, &po, o, results_path, who, true, out) < 0)
+		goto done;
+	rc = 0;
+	/* QEMU that could not start at all (bad option, KVM failure). */
+	if (out->end == RUN_SILENT && out->boot_s < 3) {
+		char *c = ku_read_file(out->console_path, NULL);
+		if (c && strstr(c, "qemu-system-x86_64:")) {
+			const char *q = strstr(c, "qemu-system-x86_64:");
+			snprintf(out->err, sizeof out->err, "QEMU failed: %.*s",
+				 (int)strcspn(q, "\n"), q);
+			out->end = RUN_ERROR;
+			rc = -1;
+		}
+		free(c);
+	}
+	ku_progress("%s: %s after %.1f s boot + %.1f s suite", who,
+		    out->end == RUN_DONE ? "done" :
+		    out->end == RUN_PANIC ? "kernel panic" :
+		    out->end == RUN_TIMEOUT ? "timeout" :
+		    out->end == RUN_SILENT ? "no end line" : "error",
+		    out->boot_s, out->suite_s);
+done:
+	ku_rm_rf(tmpdir);
+	return rc;
+}

@@ -1,0 +1,218 @@
+/* watch.c: the watch loop both runners share (results file, console,
+ * deadline), and the filter splitting. */
+#include "watch.h"
+#include "proto.h"
+#include "kutil.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* After the end line, the guest gets this long to power off. */
+#define AFTER_END_GRACE_S 20.0
+/* After a panic shows, QEMU gets this long to stop by itself (panic=-1). */
+#define AFTER_PANIC_GRACE_S 5.0
+
+int
+split_words(const char *s, char *buf, size_t buflen, const char **words,
+	    int max)
+{
+	int n = 0;
+	if (!s)
+		return 0;
+	snprintf(buf, buflen, "%s", s);
+	for (char *t = strtok(buf, " ,\t\n"); t && n < max;
+	     t = strtok(NULL, " ,\t\n"))
+		words[n++] = t;
+	return n;
+}
+
+/* A complete, CRC-valid protocol line of this kind? */
+static bool
+line_is(const char *line, size_t len, const char *kind)
+{
+	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n'))
+		len--;
+	size_t ml = strlen(PROTO_MAGIC), kl = strlen(kind);
+	return len > ml + kl && !memcmp(line, PROTO_MAGIC, ml) &&
+	       !memcmp(line + ml, kind, kl) && line[ml + kl] == ' ' &&
+	       proto_check(line, len) >= 0;
+}
+
+struct tail {
+	int fd;
+	long long off;
+	char buf[8192]; /* the current incomplete line / overlap */
+	size_t len;
+};
+
+static void
+tail_open(struct tail *t, const char *path, long long off)
+{
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	t->off = off;
+	t->len = 0;
+}
+
+/* Feed new complete lines of t to fn. */
+static void
+tail_lines(struct tail *t, void (*fn)(void *, const char *, size_t), void *arg)
+{
+	if (t->fd < 0)
+		return;
+	char chunk[4096];
+	ssize_t n;
+	while ((n = pread(t->fd, chunk, sizeof chunk, t->off)) > 0) {
+		t->off += n;
+		for (ssize_t i = 0; i < n; i++) {
+			if (t->len < sizeof t->buf - 1)
+				t->buf[t->len++] = chunk[i];
+			if (chunk[i] == '\n') {
+				t->buf[t->len] = '\0';
+				fn(arg, t->buf, t->len);
+				t->len = 0;
+			}
+		}
+	}
+}
+
+struct seen {
+	int results_fd; /* console protocol lines are copied here, or -1 */
+	double now;
+	double t_begin, t_end, t_panic;
+	bool begin, end, panic;
+};
+
+static void
+on_result(void *arg, const char *line, size_t len)
+{
+	struct seen *s = arg;
+	if (!s->begin && line_is(line, len, "begin")) {
+		s->begin = true;
+		s->t_begin = s->now;
+	} else if (!s->end && line_is(line, len, "end")) {
+		s->end = true;
+		s->t_end = s->now;
+	}
+}
+
+static void
+on_console(void *arg, const char *line, size_t len)
+{
+	struct seen *s = arg;
+	/* A guest without a results port reports on the console instead. */
+	const char *p = strstr(line, "@TTYPOT1 ");
+	if (p && s->results_fd >= 0) {
+		size_t n = len - (size_t)(p - line);
+		while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == '\r'))
+			n--;
+		char buf[8200];
+		memcpy(buf, p, n);
+		buf[n] = '\n';
+		if (write(s->results_fd, buf, n + 1) < 0)
+			s->results_fd = -1;
+	}
+	if (!s->panic && strstr(line, "Kernel panic")) {
+		s->panic = true;
+		s->t_panic = s->now;
+	}
+}
+
+void
+watch_run(struct watch *w, struct run_outcome *out)
+{
+	struct tail res, con;
+	struct seen s = {.results_fd = -1};
+	if (w->scan_panic)
+		s.results_fd = open(w->results, O_WRONLY | O_APPEND | O_CLOEXEC);
+	tail_open(&res, w->results, w->offset);
+	tail_open(&con, w->console, 0);
+	bool exited = false, killed = false;
+	int st = 0;
+	double last_note = w->t0;
+	for (;;) {
+		s.now = proc_now();
+		tail_lines(&res, on_result, &s);
+		if (w->scan_panic) {
+			if (con.fd < 0)
+				tail_open(&con, w->console, 0);
+			tail_lines(&con, on_console, &s);
+		}
+		if (exited)
+			break;
+		if (proc_poll_exit(w->pid, &st)) {
+			exited = true;
+			continue; /* one last read of both files */
+		}
+		double el = s.now - w->t0;
+		if ((s.end && s.now - s.t_end > AFTER_END_GRACE_S) ||
+		    (s.panic && s.now - s.t_panic > AFTER_PANIC_GRACE_S)) {
+			proc_kill(w->pid, 1000);
+			exited = true;
+			continue;
+		}
+		if (el > w->deadline_s) {
+			ku_progress("%s: deadline of %d s passed, stopping it",
+				    w->who, w->deadline_s);
+			proc_kill(w->pid, 1000);
+			exited = killed = true;
+			continue;
+		}
+		if (s.now - last_note >= 60) {
+			ku_progress("%s: %s for %.0f s", w->who,
+				    s.begin ? "running the suite" : "booting",
+				    el);
+			last_note = s.now;
+		}
+		struct timespec ts = {0, 100 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	if (res.fd >= 0)
+		close(res.fd);
+	if (con.fd >= 0)
+		close(con.fd);
+	if (s.results_fd >= 0)
+		close(s.results_fd);
+	double stop = proc_now();
+	if (s.end)
+		out->end = RUN_DONE;
+	else if (s.panic)
+		out->end = RUN_PANIC;
+	else if (killed)
+		out->end = RUN_TIMEOUT;
+	else
+		out->end = RUN_SILENT;
+	out->boot_s = (s.begin ? s.t_begin : stop) - w->t0;
+	out->suite_s = s.begin ? (s.end ? s.t_end : stop) - s.t_begin : 0;
+	if (out->end == RUN_SILENT)
+		snprintf(out->err, sizeof out->err, "%s exited (status %d) "
+			 "without an end line", w->who, st);
+}
+
+int
+watch_spawn(const char *const argv[], const struct proc_opts *po,
+	    const struct run_opts *o, const char *results_path,
+	    const char *who, bool scan_panic, struct run_outcome *out)
+{
+	struct stat st;
+	long long off = stat(results_path, &st) == 0 ? st.st_size : 0;
+	struct watch w = {.t0 = proc_now(),
+			  .deadline_s = o->deadline_s > 0 ? o->deadline_s
+							  : 3600,
+			  .results = results_path,
+			  .offset = off,
+			  .console = out->console_path,
+			  .scan_panic = scan_panic,
+			  .who = who};
+	w.pid = proc_spawn(argv, po, out->err, sizeof out->err);
+	if (w.pid < 0)
+		return -1;
+	watch_run(&w, out);
+	return 0;
+}

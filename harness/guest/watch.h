@@ -1,0 +1,40 @@
+/* watch.h: the watch loop shared by run_host.c and run_qemu.c. */
+#ifndef TTYPOT_WATCH_H
+#define TTYPOT_WATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "guest.h"
+#include "proc.h"
+
+/* Watch a started runner (host script or QEMU) until it exits, the deadline
+ * passes, or it is done: the results file for the begin/end lines, the
+ * console for a kernel panic.  Kills what is left; fills out. */
+struct watch {
+	pid_t pid;
+	double t0;              /* when the runner started */
+	int deadline_s;
+	const char *results;    /* results file, read from offset onwards */
+	long long offset;
+	const char *console;    /* scanned for panics when scan_panic */
+	bool scan_panic;
+	const char *who;        /* for progress lines */
+};
+void watch_run(struct watch *w, struct run_outcome *out);
+
+/* Spawn argv (po: where its output goes), then watch it as above, with the
+ * run's deadline (o->deadline_s, default an hour), the results file from
+ * its current end, the console scanned for panics when scan_panic.
+ * 0, or -1 when it could not start (out->err says why). */
+int watch_spawn(const char *const argv[], const struct proc_opts *po,
+		const struct run_opts *o, const char *results_path,
+		const char *who, bool scan_panic, struct run_outcome *out);
+
+/* Split a filter string (spaces or commas) into argv words; returns the
+ * count (at most max), words point into buf. */
+int split_words(const char *s, char *buf, size_t buflen, const char **words,
+		int max);
+
+#endif

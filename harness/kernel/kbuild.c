@@ -1,0 +1,267 @@
+/* kbuild.c: the out-of-tree kernel build shared by src: and tree: specs
+ * (tinyconfig + fixtures/kernel/ttypot.config, ccache, a stamp to reuse). */
+#include "kresolve.h"
+#include "kutil.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BUILD_DEADLINE_S (90 * 60)
+#define CONFIG_DEADLINE_MS (5 * 60 * 1000)
+
+static int
+fragment_search(char *out, size_t outlen)
+{
+	const char *env = getenv("TTYPOT_FRAGMENT");
+	if (env && *env) {
+		if (ku_fmt(out, outlen, "%s", env) > 0 && ku_is_file(out))
+			return 0;
+		return -1;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *d = dirname(exe);
+		/* harness/ttypot, harness/tests/t_x, PREFIX/bin/ttypot */
+		const char *rel[] = {"..", "../..", "../lib/ttypot", "."};
+		for (size_t i = 0; i < sizeof rel / sizeof *rel; i++)
+			if (ku_fmt(out, outlen,
+				   "%s/%s/fixtures/kernel/ttypot.config", d,
+				   rel[i]) > 0 &&
+			    ku_is_file(out))
+				return 0;
+	}
+	if (ku_fmt(out, outlen, "fixtures/kernel/ttypot.config") > 0 &&
+	    ku_is_file(out))
+		return 0;
+	return -1;
+}
+
+int
+kfragment_path(char *out, size_t outlen)
+{
+	char found[PATH_MAX], abs[PATH_MAX];
+	if (fragment_search(found, sizeof found) < 0 || !realpath(found, abs))
+		return -1;
+	return ku_fmt(out, outlen, "%s", abs) < 0 ? -1 : 0;
+}
+
+/* Last lines of a log file, for a build failure message. */
+static void
+log_tail(const char *path, char *out, size_t outlen, int lines)
+{
+	size_t len = 0;
+	char *s = ku_read_file(path, &len);
+	out[0] = '\0';
+	if (!s)
+		return;
+	size_t i = len;
+	while (i > 0 && s[i - 1] == '\n')
+		i--;
+	size_t end = i;
+	for (int k = 0; i > 0 && k < lines; k++) {
+		i--;
+		while (i > 0 && s[i - 1] != '\n')
+			i--;
+	}
+	snprintf(out, outlen, "%.*s", (int)(end - i), s + i);
+	for (char *p = out; *p; p++)
+		if (*p == '\n')
+			*p = '|';
+	free(s);
+}
+
+/* One make step; output to the build log.  0 or -1 with err. */
+static int
+make_step(const char *what, const char *srcdir, const char *builddir,
+	  const char *logpath, const char *target, const char *jobs,
+	  int deadline_s, char *err, size_t errlen)
+{
+	char odir[PATH_MAX + 4], cc[64];
+	ku_fmt(odir, sizeof odir, "O=%s", builddir);
+	bool have_ccache = access("/usr/bin/ccache", X_OK) == 0;
+	snprintf(cc, sizeof cc, "CC=%s", have_ccache ? "ccache gcc" : "gcc");
+	const char *argv[] = {"make", "-C", srcdir, odir, "ARCH=x86_64", cc,
+			      jobs ? jobs : target, jobs ? target : NULL,
+			      NULL};
+	char e[256];
+	struct proc_opts o = {.stdout_path = logpath, .stdout_append = true,
+			      .stderr_path = logpath, .nice = 10};
+	pid_t pid = proc_spawn(argv, &o, e, sizeof e);
+	if (pid < 0) {
+		snprintf(err, errlen, "%s: %s", what, e);
+		return -1;
+	}
+	double t0 = proc_now(), last = t0;
+	int st = -1;
+	for (;;) {
+		if (proc_poll_exit(pid, &st))
+			break;
+		double now = proc_now();
+		if (now - t0 > deadline_s) {
+			proc_kill(pid, 2000);
+			snprintf(err, errlen, "%s: make %s timed out after %d s "
+				 "(log: %.300s)", what, target, deadline_s,
+				 logpath);
+			return -1;
+		}
+		if (now - last >= 60) {
+			ku_progress("%s: still building (%.0f s)", what,
+				    now - t0);
+			last = now;
+		}
+		struct timespec ts = {0, 200 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	if (st != 0) {
+		char tail[300];
+		log_tail(logpath, tail, sizeof tail, 3);
+		snprintf(err, errlen, "%s: build failed (make %s exit %d): "
+			 "%s (log: %.300s)", what, target, st, tail, logpath);
+		return -1;
+	}
+	return 0;
+}
+
+/* Warn about fragment options the final .config does not have. */
+static void
+check_fragment(const char *what, const char *frag, const char *config)
+{
+	char *f = ku_read_file(frag, NULL), *c = ku_read_file(config, NULL);
+	if (!f || !c)
+		goto out;
+	for (char *line = strtok(f, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strncmp(line, "CONFIG_", 7))
+			continue;
+		char want[256];
+		bool off = strstr(line, "=n") != NULL;
+		if (off) {
+			snprintf(want, sizeof want, "# %.*s is not set",
+				 (int)strcspn(line, "="), line);
+		} else {
+			snprintf(want, sizeof want, "%s", line);
+		}
+		char *hit = strstr(c, want);
+		size_t wl = strlen(want);
+		bool ok = hit && (hit == c || hit[-1] == '\n') &&
+			  (hit[wl] == '\n' || hit[wl] == '\0');
+		if (!ok && !(off && !strstr(c, want) &&
+			     !strstr(c, line)))
+			ku_progress("%s: fragment option not in .config "
+				    "(unavailable in this kernel?): %s",
+				    what, line);
+	}
+out:
+	free(f);
+	free(c);
+}
+
+int
+kbuild(const char *what, const char *srcdir, const char *builddir,
+       const char *identity, struct kernel_info *out, char *err,
+       size_t errlen)
+{
+	char frag[PATH_MAX], fraghex[65];
+	if (kfragment_path(frag, sizeof frag) < 0 ||
+	    ku_sha256_file(frag, fraghex) < 0) {
+		snprintf(err, errlen, "%s: config fragment "
+			 "fixtures/kernel/ttypot.config not found (set "
+			 "TTYPOT_FRAGMENT)", what);
+		return -1;
+	}
+	if (ku_mkdir_p(builddir, 0755) < 0) {
+		snprintf(err, errlen, "%s: cannot create %s: %s", what,
+			 builddir, strerror(errno));
+		return -1;
+	}
+	char stamp_path[PATH_MAX + 32], image[PATH_MAX + 32],
+		config[PATH_MAX + 32], logpath[PATH_MAX + 32],
+		relpath[PATH_MAX + 64];
+	ku_fmt(stamp_path, sizeof stamp_path, "%s/ttypot.stamp", builddir);
+	ku_fmt(image, sizeof image, "%s/arch/x86/boot/bzImage", builddir);
+	ku_fmt(config, sizeof config, "%s/.config", builddir);
+	ku_fmt(logpath, sizeof logpath, "%s/ttypot-build.log", builddir);
+	ku_fmt(relpath, sizeof relpath, "%s/include/config/kernel.release",
+	       builddir);
+	char stamp[2048] = "";
+	if (identity)
+		snprintf(stamp, sizeof stamp, "source=%s\nfragment=%s\n",
+			 identity, fraghex);
+	char *old = ku_read_file(stamp_path, NULL);
+	bool reuse = identity && old && !strcmp(old, stamp) &&
+		     ku_is_file(image);
+	free(old);
+	if (reuse) {
+		ku_progress("%s: reusing the build in %s", what, builddir);
+	} else {
+		double t0 = proc_now();
+		unlink(stamp_path);
+		ku_write_file(logpath, "", 0);
+		ku_progress("%s: configuring in %s (log: %s)", what, builddir,
+			    logpath);
+		if (make_step(what, srcdir, builddir, logpath, "tinyconfig",
+			      NULL, CONFIG_DEADLINE_MS / 1000, err, errlen) < 0)
+			return -1;
+		char merge[PATH_MAX + 64];
+		ku_fmt(merge, sizeof merge, "%s/scripts/kconfig/merge_config.sh",
+		       srcdir);
+		const char *margv[] = {merge, "-m", "-O", builddir, config,
+				       frag, NULL};
+		struct proc_opts mo = {.cwd = builddir,
+				       .stdout_path = logpath,
+				       .stdout_append = true,
+				       .stderr_path = logpath,
+				       .deadline_ms = CONFIG_DEADLINE_MS};
+		struct proc_result *r = malloc(sizeof *r);
+		if (!r || proc_run(margv, &mo, r) != 0) {
+			snprintf(err, errlen, "%s: merge_config.sh failed: %s "
+				 "(log: %.300s)", what, r ? r->err : "",
+				 logpath);
+			free(r);
+			return -1;
+		}
+		free(r);
+		if (make_step(what, srcdir, builddir, logpath, "olddefconfig",
+			      NULL, CONFIG_DEADLINE_MS / 1000, err, errlen) < 0)
+			return -1;
+		check_fragment(what, frag, config);
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		char jobs[32];
+		snprintf(jobs, sizeof jobs, "-j%ld", ncpu > 0 ? ncpu : 2);
+		ku_progress("%s: building bzImage (%s)", what, jobs);
+		if (make_step(what, srcdir, builddir, logpath, "bzImage", jobs,
+			      BUILD_DEADLINE_S, err, errlen) < 0)
+			return -1;
+		if (!ku_is_file(image)) {
+			snprintf(err, errlen, "%s: build produced no %s", what,
+				 image);
+			return -1;
+		}
+		if (identity)
+			ku_write_file(stamp_path, stamp, strlen(stamp));
+		ku_progress("%s: built in %.0f s", what, proc_now() - t0);
+	}
+	if (kimage_check(image, NULL, 0, err, errlen) < 0)
+		return -1;
+	snprintf(out->image, sizeof out->image, "%.1000s", image);
+	char *rel = ku_read_file(relpath, NULL);
+	if (rel) {
+		rel[strcspn(rel, "\n")] = '\0';
+		snprintf(out->release, sizeof out->release, "%s", rel);
+		free(rel);
+	} else {
+		kimage_check(image, out->release, sizeof out->release, err,
+			     errlen);
+	}
+	kimage_config_hash(config, out);
+	return 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * kernel.h: kernel specs and their resolution (stage 1 of the harness:
+ * kernel/ -> guest/ -> results/ -> report/ -> commands/).
+ *
+ * kspec_parse() checks a command-line kernel (host, a bzImage path,
+ * deb:PACKAGE, src:linux-source-X.Y, tree:DIR); kernel_resolve() turns it into
+ * a bootable image (downloads, builds, caches).  A new kind of kernel source
+ * is a resolve_<kind>.c in this folder plus a case in resolve.c.
+ */
+#ifndef TTYPOT_KERNEL_H
+#define TTYPOT_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum kspec_kind {
+	KSPEC_HOST,   /* "host": the running kernel, kyua directly */
+	KSPEC_IMAGE,  /* a path to a bzImage/vmlinuz */
+	KSPEC_DEB,    /* "deb:PACKAGE[=VERSION]" or a path to a .deb */
+	KSPEC_SRC,    /* "src:linux-source-6.12" (Debian source package) */
+	KSPEC_TREE,   /* "tree:DIR" (a kernel source tree, built out of tree) */
+};
+
+struct kspec {
+	enum kspec_kind kind;
+	char text[512];    /* the spec as the user wrote it */
+	char arg[512];     /* path, package name, source package or tree dir */
+	char version[128]; /* deb:PACKAGE=VERSION, else "" */
+	bool deb_is_file;  /* KSPEC_DEB given as a path to a .deb */
+};
+
+/* Parse one kernel spec.  Returns 0, or -1 with a message naming the input
+ * in err (syntax only: no file system or network access). */
+int kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen);
+
+/* What exactly will run, for the matrix column header. */
+struct kernel_info {
+	char label[128];       /* short column label, unique in a run */
+	char image[1024];      /* bzImage path ("" for host) */
+	char modules_dir[1024];/* lib/modules/<rel> to pack, "" if none */
+	char release[128];     /* uname -r, when known before boot */
+	char version[256];     /* .deb version, git sha (+dirty), or "" */
+	char config_hash[20];  /* first 16 hex of sha256 of the .config */
+	char arch[16];         /* x86_64 */
+};
+
+/* Resolve a parsed spec to a bootable kernel, downloading/building into the
+ * cache dir (default ~/.cache/ttypot or $TTYPOT_CACHE).  Progress goes to
+ * stderr.  Returns 0, or -1 with a message naming the input in err: missing
+ * file, not a kernel image, broken .deb, unknown package, build failure. */
+int kernel_resolve(const struct kspec *spec, const char *cache_dir,
+		   struct kernel_info *out, char *err, size_t errlen);
+
+#endif

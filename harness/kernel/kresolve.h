@@ -1,0 +1,39 @@
+/* kresolve.h: internals of kernel_resolve() shared by resolve_*.c. */
+#ifndef TTYPOT_KRESOLVE_H
+#define TTYPOT_KRESOLVE_H
+
+#include <stddef.h>
+
+#include "kernel.h"
+
+/* Check a bzImage ("HdrS" at 0x202) and read its release string.
+ * Returns 0, or -1 with err naming path. */
+int kimage_check(const char *path, char *release, size_t rellen, char *err,
+		 size_t errlen);
+
+/* Fill config_hash from a .config file (first 16 hex of its sha256). */
+void kimage_config_hash(const char *config_path, struct kernel_info *out);
+
+int resolve_host(const struct kspec *s, struct kernel_info *out, char *err,
+		 size_t errlen);
+int resolve_image(const struct kspec *s, struct kernel_info *out, char *err,
+		  size_t errlen);
+int resolve_deb(const struct kspec *s, const char *cache,
+		struct kernel_info *out, char *err, size_t errlen);
+int resolve_src(const struct kspec *s, const char *cache,
+		struct kernel_info *out, char *err, size_t errlen);
+int resolve_tree(const struct kspec *s, const char *cache,
+		 struct kernel_info *out, char *err, size_t errlen);
+
+/* Build srcdir out of tree into builddir with tinyconfig + the ttypot
+ * fragment; reuse when builddir's stamp equals identity+fragment (identity
+ * NULL: always run make).  Fills image/release/config_hash. */
+int kbuild(const char *what, const char *srcdir, const char *builddir,
+	   const char *identity, struct kernel_info *out, char *err,
+	   size_t errlen);
+
+/* Locate fixtures/kernel/ttypot.config ($TTYPOT_FRAGMENT, else next to the
+ * ttypot executable, else the current directory). */
+int kfragment_path(char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,147 @@
+/* kspec.c: parsing the kernel specs of the command line (syntax only). */
+#include "kernel.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KSPEC_FORMS                                                            \
+	"host, PATH (bzImage), deb:PACKAGE[=VERSION], PATH.deb, "              \
+	"src:linux-source-X.Y, tree:DIR"
+
+static int
+fail(char *err, size_t errlen, const char *text, const char *why)
+{
+	snprintf(err, errlen, "kernel spec '%.300s': %s", text, why);
+	return -1;
+}
+
+/* Debian package names: [a-z0-9][a-z0-9+.-]+ */
+static bool
+valid_pkg(const char *s, size_t n)
+{
+	if (n < 2 || !(islower((unsigned char)s[0]) || isdigit((unsigned char)s[0])))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!(islower(c) || isdigit(c) || c == '+' || c == '.' ||
+		      c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* Debian versions: [epoch:]upstream[-revision], [A-Za-z0-9.+~:-] */
+static bool
+valid_version(const char *s)
+{
+	if (!*s || !isdigit((unsigned char)s[0]))
+		return false;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (!(isalnum(c) || strchr(".+~:-", c)))
+			return false;
+	}
+	return true;
+}
+
+static bool
+has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+int
+kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	if (!text || !*text)
+		return fail(err, errlen, text ? text : "",
+			    "empty kernel spec; expected one of: " KSPEC_FORMS);
+	if (strlen(text) >= sizeof out->text)
+		return fail(err, errlen, text, "too long");
+	for (const char *p = text; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return fail(err, errlen, text,
+				    "contains a control character");
+	strcpy(out->text, text);
+
+	if (!strcmp(text, "host")) {
+		out->kind = KSPEC_HOST;
+		return 0;
+	}
+	if (!strncmp(text, "deb:", 4)) {
+		const char *p = text + 4, *eq = strchr(p, '=');
+		size_t n = eq ? (size_t)(eq - p) : strlen(p);
+		if (n == 0)
+			return fail(err, errlen, text,
+				    "deb: needs a package name, e.g. "
+				    "deb:linux-image-6.1.0-41-amd64");
+		if (!valid_pkg(p, n))
+			return fail(err, errlen, text,
+				    "not a valid Debian package name");
+		if (eq && !valid_version(eq + 1))
+			return fail(err, errlen, text,
+				    "not a valid Debian version after '='");
+		out->kind = KSPEC_DEB;
+		memcpy(out->arg, p, n);
+		out->arg[n] = '\0';
+		if (eq) {
+			if (strlen(eq + 1) >= sizeof out->version)
+				return fail(err, errlen, text,
+					    "version too long");
+			strcpy(out->version, eq + 1);
+		}
+		return 0;
+	}
+	if (!strncmp(text, "src:", 4)) {
+		const char *p = text + 4;
+		const char *v = p + strlen("linux-source-");
+		unsigned maj, min;
+		char extra;
+		if (strncmp(p, "linux-source-", strlen("linux-source-")) ||
+		    sscanf(v, "%u.%u%c", &maj, &min, &extra) != 2 ||
+		    !isdigit((unsigned char)*v) ||
+		    strspn(v, "0123456789.") != strlen(v))
+			return fail(err, errlen, text,
+				    "src: expects a Debian kernel source "
+				    "package, e.g. src:linux-source-6.12");
+		out->kind = KSPEC_SRC;
+		strcpy(out->arg, p);
+		return 0;
+	}
+	if (!strncmp(text, "tree:", 5)) {
+		if (!text[5])
+			return fail(err, errlen, text,
+				    "tree: needs a kernel source directory");
+		out->kind = KSPEC_TREE;
+		strcpy(out->arg, text + 5);
+		return 0;
+	}
+	/* "word:..." with an unknown word is a typo, not a path. */
+	const char *colon = strchr(text, ':'), *slash = strchr(text, '/');
+	if (colon && (!slash || colon < slash)) {
+		bool word = colon > text;
+		for (const char *q = text; q < colon; q++)
+			if (!islower((unsigned char)*q))
+				word = false;
+		if (word)
+			return fail(err, errlen, text,
+				    "unknown kind before ':'; expected one "
+				    "of: " KSPEC_FORMS);
+	}
+	if (has_suffix(text, ".deb")) {
+		out->kind = KSPEC_DEB;
+		out->deb_is_file = true;
+		strcpy(out->arg, text);
+		return 0;
+	}
+	if (has_suffix(text, "/"))
+		return fail(err, errlen, text,
+			    "a directory is not a kernel image (use tree:DIR "
+			    "for a source tree)");
+	out->kind = KSPEC_IMAGE;
+	strcpy(out->arg, text);
+	return 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * report.h: the matrix output formats.  Stage 4 of the harness (kernel/ ->
+ * guest/ -> results/ -> report/ -> commands/): one report_<format>.c per
+ * format, each reading a built matrix.  Every renderer appends to an rbuf;
+ * report_write_all writes them all into a directory:
+ *   matrix.md, matrix.html, matrix.csv, matrix.json (schema ttypot-matrix/1,
+ *   reports/README.md), junit-<label>.xml per kernel, kcidb.json.
+ * Guest text is escaped for each format; no environment is ever written.
+ */
+#ifndef TTYPOT_REPORT_H
+#define TTYPOT_REPORT_H
+
+#include <jansson.h>
+
+#include "matrix.h"
+#include "rbuf.h"
+
+
+void report_md(const struct matrix *m, struct rbuf *out);
+void report_html(const struct matrix *m, struct rbuf *out);
+void report_csv(const struct matrix *m, struct rbuf *out);
+void report_json(const struct matrix *m, struct rbuf *out);
+void report_junit(const struct matrix *m, size_t col, struct rbuf *out);
+void report_kcidb(const struct matrix *m, struct rbuf *out);
+
+/* The file name of a column's JUnit report ("junit-<safe label>.xml"). */
+void report_junit_name(const struct column *c, char *out, size_t outlen);
+/* "fail (regression)", "pass", "" for no cell. */
+void report_cell_text(const struct matrix *m, size_t row, size_t col,
+		      char *out, size_t outlen);
+/* One line describing a column: "6.1.0-27-amd64, tcg, boot 3.1 s, ..." */
+void report_col_meta(const struct column *c, struct rbuf *out);
+
+/* JSON values for the JSON formats (jansson): a string (made valid UTF-8
+ * when it is not), a number rounded to 3 decimals, as seconds are written (0 when not finite). */
+json_t *report_jstr(const char *s);
+json_t *report_jnum(double v);
+/* Append doc (then released) indented, '<' as \u003c so that the text is
+ * safe inside an HTML <script> too. */
+void report_jdump(json_t *doc, struct rbuf *out);
+
+/* Write every format into dir (created).  0, or -1 with a message. */
+int report_write_all(const struct matrix *m, const char *dir, char *err,
+		     size_t errlen);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * result.h: what one kernel column of a matrix holds.  Stage 3 of the
+ * harness (kernel/ -> guest/ -> results/ -> report/ -> commands/): results/
+ * ingests results-channel files into columns (ingest.h), applies
+ * expectations (expectations.h), builds the matrix with its transitions
+ * (matrix.h) and loads matrix.json files back for merging (merge.h).
+ * A column is filled by ingesting a results-channel file (ingest.h) or by
+ * loading a matrix.json (merge.h); the report writers only read it.
+ * All strings are malloc'd, valid UTF-8 (guest text went through utf8_clean).
+ */
+#ifndef TTYPOT_RESULT_H
+#define TTYPOT_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum status {
+	ST_PASS, ST_FAIL, ST_SKIP, ST_XFAIL, ST_BROKEN,
+	ST_TIMEOUT, ST_PANIC, ST_MISSING,
+	ST__N
+};
+
+/* "pass", "fail", ...; status_parse returns -1 for an unknown name. */
+const char *status_name(enum status s);
+int status_parse(const char *name);
+/* A failing status: fail, broken, timeout, panic, missing.  (skip and xfail
+ * are explained outcomes, not failures.) */
+bool status_bad(enum status s);
+
+enum col_end { END_DONE, END_PANIC, END_TIMEOUT, END_SILENT, END_ERROR, END__N };
+const char *end_name(enum col_end e);
+int end_parse(const char *name);
+
+struct case_result {
+	char *id;        /* "pty/t_echo:echo_on_returns_input" */
+	enum status st;  /* final status (after expectations) */
+	enum status raw; /* as reported / as filled in */
+	double secs;
+	char *reason;    /* Kyua's reason, "" when none */
+	char *expect;    /* the expectation's reason when one applied, else "" */
+};
+
+struct feature { char *key, *value; };
+
+struct column {
+	char label[128];
+	char spec[512];
+	char uname[128];       /* uname -r (begin line, else resolver) */
+	char version[256];     /* package version / git sha */
+	char config_hash[20];
+	char arch[16];
+	char accel[8];         /* kvm / tcg / host */
+	double boot_s, suite_s;
+	enum col_end end;
+	char *error;           /* why an error column is one, else "" */
+	char *console_tail;    /* last ~40 console lines (panic/timeout/...), else "" */
+	long garbage;          /* lines that did not parse or failed the CRC */
+	long duplicates;       /* case lines for an id already seen (last wins) */
+	long truncated;        /* 1 when the file ended inside a line */
+	int begin_seen, end_seen;
+	long begin_cases;      /* cases= of the begin line, -1 unknown */
+	long kyua_rc;          /* rc= of the end line, -1 unknown */
+	struct feature *feat;  /* extra begin-line fields (probe results) */
+	size_t nfeat;
+	struct case_result *cases;
+	size_t ncases, capcases;
+};
+
+struct column *col_new(const char *label);
+void col_free(struct column *c);
+void col_set_error(struct column *c, const char *msg);
+void col_set_console(struct column *c, const char *tail);
+/* Set (insert or replace: last wins) the result of a case. */
+struct case_result *col_put(struct column *c, const char *id, enum status st,
+			    double secs, const char *reason);
+struct case_result *col_find(const struct column *c, const char *id);
+const char *col_feature(const struct column *c, const char *key);
+void col_set_feature(struct column *c, const char *key, const char *value);
+
+/* What the suite says about a case (kyua list -v): its description and
+ * the X-ttypot.commits of a regression case, for the reports. */
+struct case_meta { char *id, *descr, *commits; };
+struct metalist { struct case_meta *v; size_t n, cap; };
+/* Set (insert or replace) the metadata of id; NULL fields stay as they are. */
+void metalist_put(struct metalist *l, const char *id, const char *descr,
+		  const char *commits);
+const struct case_meta *metalist_find(const struct metalist *l, const char *id);
+void metalist_free(struct metalist *l);
+
+/* A list of case ids (expected cases). */
+struct idlist { char **v; size_t n, cap; };
+void idlist_add(struct idlist *l, const char *id);
+void idlist_free(struct idlist *l);
+/* The area of a case id: its first path component ("pty" of
+ * "pty/t_echo:x"), or the program when there is no '/'.  Writes into out. */
+void case_area(const char *id, char *out, size_t outlen);
+/* Does a --cases filter (comma/space separated "program[:case]" or area
+ * prefixes) select id?  A NULL or empty filter selects everything. */
+bool case_selected(const char *filter, const char *id);
+
+#endif
