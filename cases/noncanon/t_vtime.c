@@ -11,23 +11,24 @@
 
 #include "ttypot.h"
 
-/* Timing bounds for VTIME=2 (0.2 s): the lower bound allows a jiffy of
- * rounding, the upper one TCG scheduling delays while still catching a
- * timer ten times too long (2 s, the HZ * VTIME mistake). */
-#define VTIME_DS 2
-#define VTIME_MIN_MS 150
-#define VTIME_MAX_MS 1000
+/* Timing bounds for VTIME=5 (0.5 s): the lower bound allows a jiffy of
+ * rounding, the upper one 3.5 s of scheduling delay in a TCG guest on a
+ * loaded machine (1 s was exceeded at load 15), while a timer ten times too
+ * long (5 s, the HZ * VTIME mistake) still fails. */
+#define VTIME_DS 5
+#define VTIME_MIN_MS 450
+#define VTIME_MAX_MS 4000
 
 TP_CASE(vtime_read_timeout_when_empty, TP_POSIX,
-	"VMIN=0 VTIME=2 with no input: read returns 0 after about 0.2 s "
-	"(accepted: 0.15 s to 1 s)")
+	"VMIN=0 VTIME=5 with no input: read returns 0 after about 0.5 s "
+	"(accepted: 0.45 s to 4 s; a 10x timer takes 5 s)")
 {
 	struct tp_pty p;
 	struct tp_rd_result res;
 
 	tp_noncanon_open(&p, 0, VTIME_DS);
 	tp_timed_read(p.slave, 16, &res, "read timing out on an empty slave");
-	tp_rd_check(&res, "", 0, "VMIN=0 VTIME=2 read");
+	tp_rd_check(&res, "", 0, "VMIN=0 VTIME=5 read");
 	ATF_CHECK_MSG(res.ms >= VTIME_MIN_MS && res.ms < VTIME_MAX_MS,
 		      "read returned after %lld ms, want %d..%d", res.ms,
 		      VTIME_MIN_MS, VTIME_MAX_MS);
@@ -54,8 +55,9 @@ TP_CASE(vtime_returns_when_data_arrives, TP_POSIX,
 }
 
 TP_CASE(vtime_interbyte_timer, TP_POSIX,
-	"VMIN=2 VTIME=2 with one byte queued: the inter-byte timer expires and "
-	"read returns that byte after about 0.2 s (accepted: 0.15 s to 1 s)")
+	"VMIN=2 VTIME=5 with one byte queued: the inter-byte timer expires and "
+	"read returns that byte after about 0.5 s (accepted: 0.45 s to 4 s; a "
+	"10x timer takes 5 s)")
 {
 	struct tp_pty p;
 	struct tp_rd_result res;
@@ -63,8 +65,8 @@ TP_CASE(vtime_interbyte_timer, TP_POSIX,
 	tp_noncanon_open(&p, 2, VTIME_DS);
 	tp_write_str(p.master, "a", "master write of a");
 	tp_wait_fionread(p.slave, 1, TP_WAIT_MS, "1 byte on the slave");
-	tp_timed_read(p.slave, 16, &res, "read with VMIN=2 VTIME=2");
-	tp_rd_check(&res, "a", 1, "VMIN=2 VTIME=2 read");
+	tp_timed_read(p.slave, 16, &res, "read with VMIN=2 VTIME=5");
+	tp_rd_check(&res, "a", 1, "VMIN=2 VTIME=5 read");
 	ATF_CHECK_MSG(res.ms >= VTIME_MIN_MS && res.ms < VTIME_MAX_MS,
 		      "read returned after %lld ms, want %d..%d", res.ms,
 		      VTIME_MIN_MS, VTIME_MAX_MS);
