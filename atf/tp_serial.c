@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -117,6 +118,28 @@ is_console(const char *path)
 	return false;
 }
 
+/* The serial programs share two UARTs and are marked is_exclusive in their
+ * Kyuafile; this lock proves it: a second case using the pair at the same
+ * time fails instead of corrupting the first one's bytes.  An absolute path,
+ * not $TMPDIR, which Kyua makes per case. */
+#define PAIR_LOCK "/tmp/ttypot-serial-pair.lock"
+
+static void
+lock_pair(void)
+{
+	static bool locked;
+	if (locked)
+		return;
+	int fd = open(PAIR_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0)
+		atf_tc_fail("open %s: %s", PAIR_LOCK, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+		atf_tc_fail("another case holds the UART pair (%s: %s): serial "
+			    "programs must be is_exclusive=true in their Kyuafile",
+			    PAIR_LOCK, strerror(errno));
+	locked = true; /* held until the case process exits */
+}
+
 void
 tp_serial_find(const atf_tc_t *tc, struct tp_serial_pair *p)
 {
@@ -138,6 +161,7 @@ tp_serial_find(const atf_tc_t *tc, struct tp_serial_pair *p)
 			    p->a, p->b);
 	if (is_console(p->a) || is_console(p->b))
 		atf_tc_fail("the UART pair %s %s includes the console", p->a, p->b);
+	lock_pair();
 }
 
 /* ---------------------------------------------------------------- opening and restoring */

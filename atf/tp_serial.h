@@ -52,7 +52,8 @@ struct tp_serial_pair {
 };
 
 /* Find the pair: serial_a/serial_b when set, else sysfs.  Skips the case,
- * naming what is missing, when there is none. */
+ * naming what is missing, when there is none.  Takes an exclusive lock on
+ * the pair for the rest of the case (fails if another case holds it). */
 void tp_serial_find(const atf_tc_t *tc, struct tp_serial_pair *p);
 /* Find the pair in sysfs only: the ttyS* whose device (walking up from the
  * tty's device, which is a serial-base port device on 6.8+) is the QEMU

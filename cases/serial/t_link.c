@@ -163,10 +163,24 @@ large(const atf_tc_t *tc, bool a_to_b, tcflag_t cflags, tcflag_t iflags)
 		tp_iflag(a, iflags, 0);
 		tp_iflag(b, iflags, 0);
 	}
-	long long ms = a_to_b ? tp_serial_transfer(a, b, data, LARGE, LARGE_MS, "32 KiB A to B")
-			      : tp_serial_transfer(b, a, data, LARGE, LARGE_MS, "32 KiB B to A");
-	tp_uart_wait_outq_empty(a_to_b ? a : b, TP_WAIT_MS, "transmitter done");
-	tp_expect_quiet(a_to_b ? b : a, "nothing after the transfer");
+	int tx = a_to_b ? a : b, rx = a_to_b ? b : a;
+	struct serial_icounter_struct t0, r0, t1, r1;
+	tp_uart_icount(tx, &t0);
+	tp_uart_icount(rx, &r0);
+	long long ms = tp_serial_transfer(tx, rx, data, LARGE, LARGE_MS,
+					  a_to_b ? "32 KiB A to B" : "32 KiB B to A");
+	tp_uart_wait_outq_empty(tx, TP_WAIT_MS, "transmitter done");
+	tp_expect_quiet(rx, "nothing after the transfer");
+	/* The UARTs agree: every byte sent once and received once. */
+	tp_uart_icount(tx, &t1);
+	tp_uart_icount(rx, &r1);
+	ATF_CHECK_EQ_MSG(t1.tx - t0.tx, LARGE, "sender's tx counter moved by %d",
+			 t1.tx - t0.tx);
+	ATF_CHECK_EQ_MSG(r1.rx - r0.rx, LARGE, "receiver's rx counter moved by %d",
+			 r1.rx - r0.rx);
+	ATF_CHECK_EQ_MSG(r1.overrun + r1.buf_overrun, r0.overrun + r0.buf_overrun,
+			 "receiver overruns: %d -> %d", r0.overrun + r0.buf_overrun,
+			 r1.overrun + r1.buf_overrun);
 	printf("%d bytes in %lld ms\n", LARGE, ms);
 	free(data);
 }
