@@ -398,14 +398,18 @@ tp_uart_read_exact(int fd, void *buf, size_t len, int timeout_ms,
 	tp_waiting_for(what);
 	while (got < len) {
 		int left = (int)(deadline - tp_now_ms());
-		if (left <= 0 || !(tp_poll1(fd, POLLIN, left) & (POLLIN | POLLHUP | POLLERR)))
+		short rev = left > 0 ? tp_poll1(fd, POLLIN, left) : 0;
+		if (!(rev & (POLLIN | POLLHUP | POLLERR)))
 			atf_tc_fail("%s: read %zu of %zu bytes in %d ms (got \"%s\")",
 				    what, got, len, timeout_ms, tp_esc(p, got));
-		/* FIONREAD first: a blocking descriptor must not block here. */
+		/* FIONREAD first: a blocking descriptor must not block here;
+		 * after a hangup, read to see its EOF or error. */
 		int avail = tp_fionread(fd);
-		if (avail <= 0)
+		if (avail <= 0 && !(rev & (POLLHUP | POLLERR)))
 			continue;
-		size_t want = len - got < (size_t)avail ? len - got : (size_t)avail;
+		size_t want = len - got;
+		if (avail > 0 && (size_t)avail < want)
+			want = (size_t)avail;
 		ssize_t n = read(fd, p + got, want);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
