@@ -1,0 +1,142 @@
+/*
+ * tp_serial.h: the serial area's helpers (cases/serial), on top of ttypot.h.
+ *
+ * The cases need two 8250 UARTs whose lines are cross-connected: in ttypot
+ * guests, QEMU pci-serial functions at 0000:00:10.0 and 0000:00:11.0 joined
+ * by a pair of UDP chardevs; on a board, any two ports joined by a null-modem
+ * cable, named with the Kyua variables serial_a and serial_b.  Where there is
+ * no pair (the host), every case skips naming what is missing.
+ *
+ * Every port a case opens is put in a known state (raw, CLOCAL, CREAD, CS8,
+ * 115200 baud, internal loopback off, both queues flushed) and everything the
+ * case may change (termios, modem lines, the loop bit, exclusivity) is
+ * restored when the case ends, even when it fails.
+ */
+#ifndef TP_SERIAL_H
+#define TP_SERIAL_H
+
+#include <stdbool.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <linux/serial.h>
+
+#include "ttypot.h"
+
+/* The 16550 MCR loop bit as a modem line (include/uapi/asm-generic/termios.h;
+ * glibc's headers lack it). */
+#ifndef TIOCM_LOOP
+#define TIOCM_LOOP 0x8000
+#endif
+#ifndef TIOCM_OUT1
+#define TIOCM_OUT1 0x2000
+#endif
+#ifndef TIOCM_OUT2
+#define TIOCM_OUT2 0x4000
+#endif
+
+/* The PCI functions the ttypot harness attaches (harness/run_qemu.c). */
+#define TP_SERIAL_PCI_A "0000:00:10.0"
+#define TP_SERIAL_PCI_B "0000:00:11.0"
+/* QEMU's pci-serial: Red Hat, Inc. QEMU PCI 16550A adapter. */
+#define TP_SERIAL_PCI_VENDOR 0x1b36
+#define TP_SERIAL_PCI_DEVICE 0x0002
+
+/* The speed cases use unless they test speeds: the fastest a pci-serial's
+ * 1.8432 MHz clock allows; QEMU models character timing (~87 us a byte). */
+#define TP_SERIAL_SPEED B115200
+
+struct tp_serial_pair {
+	char a[64]; /* e.g. /dev/ttyS1 */
+	char b[64];
+	bool from_config; /* named by serial_a/serial_b, not found in sysfs */
+};
+
+/* Find the pair: serial_a/serial_b when set, else sysfs.  Skips the case,
+ * naming what is missing, when there is none.  Takes an exclusive lock on
+ * the pair for the rest of the case (fails if another case holds it). */
+void tp_serial_find(const atf_tc_t *tc, struct tp_serial_pair *p);
+/* Find the pair in sysfs only: the ttyS* whose device (walking up from the
+ * tty's device, which is a serial-base port device on 6.8+) is the QEMU
+ * pci-serial function at TP_SERIAL_PCI_A / _B.  false with a reason. */
+bool tp_serial_find_sysfs(struct tp_serial_pair *p, char *why, size_t whylen);
+/* The PCI function (e.g. 0000:00:10.0) above a tty's sysfs device, if it is
+ * QEMU's pci-serial; false otherwise. */
+bool tp_serial_pci_of(const char *ttyname, char *pci, size_t len);
+
+/* Open a port O_RDWR|O_NOCTTY|O_NONBLOCK (plus extra, e.g. O_EXCL), save its
+ * state for restoration at case end, put it in the known state.  The
+ * descriptor stays non-blocking when extra has O_NONBLOCK, else it is made
+ * blocking.  Fails the case on error. */
+int tp_uart_open(const char *path, int extra);
+/* open(2) without failing (for checks of open's own result): the
+ * descriptor or -errno.  A descriptor it returns is closed at case end. */
+int tp_uart_try_open(const char *path, int flags);
+/* Close fd as it is (its termios decides what the last close does, e.g.
+ * HUPCL); the port is reopened and restored at case end. */
+void tp_uart_close_as_is(int fd);
+/* Restore what was saved for fd (when tp_uart_open opened it) and close it. */
+void tp_uart_close(int fd);
+/* Both ends, each by tp_uart_open(path, extra), then both read until
+ * quiet for TP_QUIET_WINDOW_MS (bytes a failed case left on the link). */
+void tp_serial_open_pair(const atf_tc_t *tc, int *a, int *b, int extra);
+
+/* termios */
+void tp_uart_speed(int fd, speed_t s);
+/* Set and clear c_cflag bits (tcsetattr TCSANOW), fail if not read back. */
+void tp_uart_cflag(int fd, tcflag_t set, tcflag_t clear);
+
+/* Output queue (TIOCOUTQ) and waiting for it to empty. */
+int tp_uart_outq(int fd);
+void tp_uart_wait_outq_empty(int fd, int timeout_ms, const char *what);
+/* Read exactly len bytes within timeout_ms (poll, then read what there is). */
+void tp_uart_read_exact(int fd, void *buf, size_t len, int timeout_ms,
+			const char *what);
+/* QEMU's UDP link has no flow control: the receiving QEMU reads a datagram
+ * (one byte) only when its 16550 FIFO has room, and the host socket drops
+ * what overflows.  Measured on 6.1 under TCG: with no limit, 1286 of 4096
+ * bytes arrived (the sender's tx counter said 4096, the receiver's rx
+ * counter 1286); with 256 bytes in flight 62 were lost; with 128, 64 and
+ * 32 none.  Transfers keep at most this many bytes written but not yet
+ * read, so a loss is the kernel's. */
+#define TP_SERIAL_WINDOW 64
+/* Send data[0..len) from tx and receive it on rx, writing and reading
+ * interleaved (at most TP_SERIAL_WINDOW bytes in flight); fail naming the
+ * first byte that is lost or out of order.  Returns the milliseconds. */
+long long tp_serial_transfer(int tx, int rx, const void *data, size_t len,
+			     int timeout_ms, const char *what);
+
+/* Hold tx's output deterministically: IXON on tx, VSTOP from its peer, and
+ * a marker after it that tx reads as data (so the VSTOP was taken).  The
+ * output stays queued (TIOCOUTQ) until tp_serial_start_output(peer). */
+void tp_serial_stop_output(int tx, int peer);
+void tp_serial_start_output(int peer);
+/* Wait (TP_WAIT_MS) until fd's rx counter (TIOCGICOUNT) reaches want. */
+void tp_uart_wait_rx(int fd, int want, const char *what);
+
+/* Modem lines (TIOCMGET/TIOCMBIS/TIOCMBIC/TIOCMSET), failing on error. */
+int tp_uart_mget(int fd);
+void tp_uart_mbis(int fd, int bits);
+void tp_uart_mbic(int fd, int bits);
+void tp_uart_mset(int fd, int bits);
+/* Wait (timeout_ms) until (TIOCMGET & mask) == want; false on timeout. */
+bool tp_uart_wait_lines(int fd, int mask, int want, int timeout_ms);
+/* The internal loopback: TIOCM_LOOP on, and waits until TIOCMGET shows it. */
+void tp_uart_loop(int fd, bool on);
+/* Names of the set bits of a TIOCM word, for messages ("RTS|DTR|CTS"). */
+const char *tp_tiocm_str(int bits);
+
+/* TIOCGICOUNT, failing on error. */
+void tp_uart_icount(int fd, struct serial_icounter_struct *ic);
+
+/* One port's line of /proc/tty/driver/serial. */
+struct tp_serial_proc {
+	long tx, rx, fe, pe, brk, oe, bo;
+	int lines; /* TIOCM_* bits named after the counters (RTS|DTR|CTS|...) */
+	char text[256];
+};
+/* The line of port ttySn (n from the path); false when the file or the
+ * line is missing (the reason in why). */
+bool tp_serial_proc(const char *path, struct tp_serial_proc *pr, char *why,
+		    size_t whylen);
+
+#endif

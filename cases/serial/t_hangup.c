@@ -1,0 +1,226 @@
+/* t_hangup.c: hangup on a UART: HUPCL lowers DTR/RTS on the last close
+ * (seen in /proc/tty/driver/serial, which shows the port's mctrl even when
+ * it is closed), B0 drops them, a modem-controlled open (CLOCAL clear) waits
+ * for carrier, a carrier drop hangs up the reader.  Carrier is driven in
+ * loop mode (OUT2 -> DCD); over the link DCD is fixed high. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tp_serial.h"
+
+static int
+proc_lines(const char *path)
+{
+	struct tp_serial_proc pr;
+	char why[256];
+	if (!tp_serial_proc(path, &pr, why, sizeof(why)))
+		atf_tc_fail("%s", why);
+	return pr.lines;
+}
+
+static void
+last_close(const atf_tc_t *tc, bool hupcl)
+{
+	struct tp_serial_pair p;
+
+	tp_serial_find(tc, &p);
+	int a = tp_uart_open(p.a, 0);
+	tp_uart_cflag(a, hupcl ? HUPCL : 0, hupcl ? 0 : HUPCL);
+	tp_uart_mbis(a, TIOCM_DTR | TIOCM_RTS);
+	ATF_REQUIRE_MSG((proc_lines(p.a) & (TIOCM_DTR | TIOCM_RTS)) ==
+			(TIOCM_DTR | TIOCM_RTS), "proc shows %s while open",
+			tp_tiocm_str(proc_lines(p.a)));
+	tp_uart_close_as_is(a);
+	int after = proc_lines(p.a) & (TIOCM_DTR | TIOCM_RTS);
+	if (hupcl)
+		ATF_CHECK_MSG(after == 0, "after the last close with HUPCL, "
+			      "/proc/tty/driver/serial still shows %s",
+			      tp_tiocm_str(after));
+	else
+		ATF_CHECK_MSG(after == (TIOCM_DTR | TIOCM_RTS), "after the last "
+			      "close without HUPCL, /proc/tty/driver/serial "
+			      "shows only %s", tp_tiocm_str(after));
+}
+
+TP_CASE_ROOT(hupcl_drops_dtr_on_last_close, TP_POSIX,
+	     "With HUPCL set, the last close of A lowers DTR and RTS (the "
+	     "modem hangs up): /proc/tty/driver/serial shows neither after it")
+{
+	last_close(tc, true);
+}
+
+TP_CASE_ROOT(no_hupcl_keeps_dtr_on_last_close, TP_POSIX,
+	     "With HUPCL clear, the last close of A leaves DTR and RTS up")
+{
+	last_close(tc, false);
+}
+
+TP_CASE_ROOT(not_last_close_keeps_dtr, TP_POSIX,
+	     "With HUPCL set, closing one of two descriptors of A is not the "
+	     "last close: DTR and RTS stay up")
+{
+	struct tp_serial_pair p;
+
+	tp_serial_find(tc, &p);
+	int a = tp_uart_open(p.a, 0);
+	int a2 = tp_uart_try_open(p.a, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	ATF_REQUIRE_MSG(a2 >= 0, "second open: %s", strerror(-a2));
+	tp_uart_cflag(a, HUPCL, 0);
+	tp_uart_close(a2);
+	int lines = proc_lines(p.a);
+	ATF_CHECK_MSG((lines & (TIOCM_DTR | TIOCM_RTS)) == (TIOCM_DTR | TIOCM_RTS),
+		      "proc shows %s after a non-last close", tp_tiocm_str(lines));
+	ATF_CHECK_MSG((tp_uart_mget(a) & (TIOCM_DTR | TIOCM_RTS)) == (TIOCM_DTR | TIOCM_RTS),
+		      "TIOCMGET %s after a non-last close", tp_tiocm_str(tp_uart_mget(a)));
+}
+
+TP_CASE(b0_drops_dtr_and_speed_raises_it, TP_POSIX,
+	"Setting the output speed to B0 drops DTR and RTS (hang up); setting "
+	"a speed again raises them")
+{
+	int a, b;
+	struct termios t;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	ATF_REQUIRE_MSG((tp_uart_mget(a) & (TIOCM_DTR | TIOCM_RTS)) == (TIOCM_DTR | TIOCM_RTS),
+			"DTR|RTS not up on open: %s", tp_tiocm_str(tp_uart_mget(a)));
+	tp_tc_get(a, &t);
+	cfsetospeed(&t, B0);
+	cfsetispeed(&t, B0);
+	tp_tc_set(a, &t);
+	ATF_CHECK_MSG((tp_uart_mget(a) & (TIOCM_DTR | TIOCM_RTS)) == 0,
+		      "after B0 TIOCMGET %s", tp_tiocm_str(tp_uart_mget(a)));
+	tp_uart_speed(a, B9600);
+	ATF_CHECK_MSG((tp_uart_mget(a) & (TIOCM_DTR | TIOCM_RTS)) == (TIOCM_DTR | TIOCM_RTS),
+		      "after B9600 TIOCMGET %s", tp_tiocm_str(tp_uart_mget(a)));
+}
+
+/* A blocking open (no O_NONBLOCK) in a child; SIGUSR1 restarts it. */
+static const char *open_path;
+static void on_usr1(int sig) { (void)sig; }
+
+static int
+blocking_open(void *arg)
+{
+	(void)arg;
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
+	sigaction(SIGUSR1, &sa, NULL);
+	int fd = open(open_path, O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		return tp_child_fail("blocking open of %s: %s", open_path, strerror(errno));
+	return 0;
+}
+
+/* A with carrier down: loop mode, OUT2 (-> DCD) clear, CLOCAL as given. */
+static int
+carrier_down(const atf_tc_t *tc, bool clocal, struct tp_serial_pair *p)
+{
+	tp_serial_find(tc, p);
+	int a = tp_uart_open(p->a, 0);
+	tp_uart_loop(a, true);
+	tp_uart_mbic(a, TIOCM_OUT2);
+	if (!tp_uart_wait_lines(a, TIOCM_CAR, 0, TP_WAIT_MS))
+		atf_tc_fail("DCD still up with OUT2 clear in loop mode: %s",
+			    tp_tiocm_str(tp_uart_mget(a)));
+	tp_uart_cflag(a, clocal ? CLOCAL : 0, clocal ? 0 : CLOCAL);
+	return a;
+}
+
+TP_CASE(modem_open_waits_for_carrier, TP_POSIX,
+	"With CLOCAL clear and DCD down, a blocking open of A sleeps; once DCD "
+	"is up it succeeds (woken by the DCD change, or, where the UART "
+	"reports none in loop mode, re-checked when a signal restarts it)")
+{
+	struct tp_serial_pair p;
+	struct tp_child c;
+
+	int a = carrier_down(tc, false, &p);
+	open_path = p.a;
+	tp_child_start(&c, blocking_open, NULL);
+	tp_wait_blocked(c.pid, SYS_openat, "open asleep waiting for carrier");
+	tp_uart_mbis(a, TIOCM_OUT2);
+	if (!tp_uart_wait_lines(a, TIOCM_CAR, TIOCM_CAR, TP_WAIT_MS))
+		atf_tc_fail("DCD did not follow OUT2 up");
+	if (!tp_has_exited(c.pid)) {
+		/* No modem-status interrupt in loop mode: nothing wakes
+		 * open_wait, so let a signal restart the open. */
+		tp_poll1(c.report_fd, POLLIN, TP_QUIET_WINDOW_MS);
+		if (!tp_has_exited(c.pid))
+			kill(c.pid, SIGUSR1);
+	}
+	tp_child_join(&c, TP_WAIT_MS, "the open to succeed with carrier up");
+}
+
+TP_CASE(clocal_open_does_not_wait, TP_POSIX,
+	"With CLOCAL set, a blocking open of A returns at once although DCD "
+	"is down")
+{
+	struct tp_serial_pair p;
+	struct tp_child c;
+
+	int a = carrier_down(tc, true, &p);
+	open_path = p.a;
+	tp_child_start(&c, blocking_open, NULL);
+	tp_child_join(&c, TP_WAIT_MS, "open with CLOCAL and no carrier");
+	ATF_CHECK_MSG(!(tp_uart_mget(a) & TIOCM_CAR), "DCD came up: %s",
+		      tp_tiocm_str(tp_uart_mget(a)));
+}
+
+TP_CASE(carrier_drop_hangs_up_reader, TP_POSIX,
+	"With CLOCAL clear, DCD dropping hangs A up: a reader blocked in "
+	"read returns 0 (skips where the UART reports no DCD change in loop "
+	"mode)")
+{
+	struct tp_serial_pair p;
+	struct serial_icounter_struct c0, c1;
+	struct tp_reader r;
+	struct tp_rd_result res;
+
+	tp_serial_find(tc, &p);
+	int a = tp_uart_open(p.a, 0);
+	tp_uart_loop(a, true);
+	tp_uart_mbis(a, TIOCM_OUT2 | TIOCM_DTR | TIOCM_RTS);
+	if (!tp_uart_wait_lines(a, TIOCM_CAR, TIOCM_CAR, TP_WAIT_MS))
+		atf_tc_fail("DCD not up with OUT2 set in loop mode");
+	tp_uart_cflag(a, 0, CLOCAL);
+	tp_reader_start(&r, a, 8);
+	tp_wait_blocked_fd(r.child.pid, SYS_read, a, "reader blocked in read(A)");
+	tp_uart_icount(a, &c0);
+	tp_uart_mbic(a, TIOCM_OUT2);
+	if (!tp_uart_wait_lines(a, TIOCM_CAR, 0, TP_WAIT_MS))
+		atf_tc_fail("DCD did not follow OUT2 down");
+	long long end = tp_now_ms() + TP_QUIET_WINDOW_MS;
+	int step = 0;
+	do {
+		tp_uart_icount(a, &c1);
+		tp_backoff(&step);
+	} while (c1.dcd == c0.dcd && tp_now_ms() < end);
+	if (c1.dcd == c0.dcd) {
+		/* The reader is killed and reaped at case end. */
+		atf_tc_skip("the UART reports no DCD change in loop mode (QEMU's "
+			    "16550 sets no MSR delta bits there): DCD followed "
+			    "OUT2 down but TIOCGICOUNT dcd stayed %d for %d ms, so "
+			    "the kernel never sees the carrier drop", c0.dcd,
+			    TP_QUIET_WINDOW_MS);
+	}
+	tp_reader_result(&r, &res, "the reader after the carrier drop");
+	ATF_CHECK_MSG(res.n == 0 || (res.n < 0 && res.err == EIO),
+		      "read after hangup returned %zd (%s)", res.n,
+		      res.n < 0 ? strerror(res.err) : "data");
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, hupcl_drops_dtr_on_last_close);
+	ATF_TP_ADD_TC(tp, no_hupcl_keeps_dtr_on_last_close);
+	ATF_TP_ADD_TC(tp, not_last_close_keeps_dtr);
+	ATF_TP_ADD_TC(tp, b0_drops_dtr_and_speed_raises_it);
+	ATF_TP_ADD_TC(tp, modem_open_waits_for_carrier);
+	ATF_TP_ADD_TC(tp, clocal_open_does_not_wait);
+	ATF_TP_ADD_TC(tp, carrier_drop_hangs_up_reader);
+	return atf_no_error();
+}
