@@ -181,6 +181,15 @@ tp_exp_before(const char **p)
 	return (size_t)(exp_match - exp_buffer);
 }
 
+size_t
+tp_exp_matched(const char **p)
+{
+	*p = exp_match;
+	if (!exp_match || !exp_match_end || exp_match_end < exp_match)
+		return 0;
+	return (size_t)(exp_match_end - exp_match);
+}
+
 void
 tp_exp_send_bytes(struct tp_exp *s, const void *buf, size_t len,
 		  const char *what)

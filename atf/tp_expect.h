@@ -40,7 +40,7 @@
 
 /* libexpect's match buffer (it keeps twice this): larger than any output a
  * case leaves unmatched, so EXP_FULLBUFFER means a real failure. */
-#define TP_EXP_MATCH_MAX 65536
+#define TP_EXP_MATCH_MAX 16384
 
 struct tp_exp {
 	int fd;            /* the pty master; -1 once closed */
@@ -72,6 +72,8 @@ void tp_exp_expect_eof(struct tp_exp *s, const char *what);
  * match (after EOF: everything unmatched before it).  Valid until the next
  * tp_exp_* call. */
 size_t tp_exp_before(const char **p);
+/* The text the last successful expect matched; valid as tp_exp_before. */
+size_t tp_exp_matched(const char **p);
 /* The failure text tp_exp_expect would give for code (tests of the API). */
 const char *tp_exp_failure(struct tp_exp *s, const char *pattern, int code,
 			   const char *what);
