@@ -6,7 +6,7 @@
  * the master, expects patterns in what the fixture prints, watches the
  * slave's termios from the master side, and collects the exit status.
  *
- * Decisions (see the README of cases/interactive for the why):
+ * Decisions (cases/interactive/README.md says why):
  *  - exp_ttycopy = 0 and exp_ttyinit = 0: the slave starts with the kernel's
  *    own default termios (no copy from /dev/tty, no `stty sane` run through
  *    /bin/sh), so the cases test the kernel and need no shell in a guest;
