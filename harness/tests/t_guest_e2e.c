@@ -16,8 +16,10 @@
 #define KERNEL "deb:linux-image-amd64"
 #define LABEL_PREFIX "6.1."
 /* Programs run in the guest: a pass-only topic, one with a skip (6.1 has no
- * dev.tty.legacy_tiocsti), one with a known kernel bug (xfail). */
-#define SUBSET "pty/t_echo,ioctl/t_tiocsti,packet/t_pkt_poll"
+ * dev.tty.legacy_tiocsti), one with a known kernel bug (xfail), the real
+ * 8250 pair (the serial path: it skips on the host) and a libexpect session
+ * (Tcl and libexpect in the guest image). */
+#define SUBSET "pty/t_echo,ioctl/t_tiocsti,packet/t_pkt_poll,serial/t_link,interactive/t_su"
 /* Download, unpack, initramfs, boot and run under TCG on a loaded machine. */
 #define RUN_DEADLINE_S 600
 
@@ -45,6 +47,22 @@ static const struct want wants[] = {
 	{"packet/t_pkt_poll:pkt_poll_in_woken_by_stop", "pass"},
 	/* pty_stop() wakes POLLPRI pollers with EPOLLIN only, on 6.1 too. */
 	{"packet/t_pkt_poll:pkt_poll_pri_woken_by_stop", "xfail"},
+	{"serial/t_link:pair_found_in_sysfs", "pass"},
+	{"serial/t_link:a_to_b_bytes", "pass"},
+	{"serial/t_link:b_to_a_bytes", "pass"},
+	{"serial/t_link:both_ways_at_once", "pass"},
+	{"serial/t_link:all_byte_values_pass", "pass"},
+	{"serial/t_link:large_a_to_b", "pass"},
+	{"serial/t_link:large_b_to_a", "pass"},
+	{"serial/t_link:large_with_crtscts", "pass"},
+	{"serial/t_link:large_with_ixon_ixoff", "pass"},
+	{"serial/t_link:ixon_stop_holds_output", "pass"},
+	{"interactive/t_su:password_not_echoed_after_echo_off", "pass"},
+	{"interactive/t_su:answer_at_prompt_instant_not_echoed", "pass"},
+	{"interactive/t_su:termios_restored_after_password", "pass"},
+	{"interactive/t_su:wrong_password_fails_with_status_1", "pass"},
+	{"interactive/t_su:password_editing_without_echo", "pass"},
+	{"interactive/t_su:late_echo_off_prompter_is_seen_echoing", "pass"},
 };
 #define NWANTS (sizeof(wants) / sizeof(wants[0]))
 
@@ -104,7 +122,8 @@ ATF_TC_HEAD(debian_61_subset_cell_by_cell, tc)
 	atf_tc_set_md_var(tc, "descr", "ttypot matrix boots Debian's linux-image-amd64 (6.1) "
 			  "under QEMU with " SUBSET " and every matrix cell is what 6.1 does: "
 			  "passes, a skip for the missing legacy_tiocsti sysctl and an xfail for the "
-			  "POLLPRI wakeup bug; the column header names a 6.1 kernel");
+			  "POLLPRI wakeup bug, the real 8250 pair carrying data both ways and a "
+			  "libexpect su session; the column header names a 6.1 kernel");
 	atf_tc_set_md_var(tc, "timeout", "900");
 	atf_tc_set_md_var(tc, "require.progs", "qemu-system-x86_64 apt-get dpkg-deb cpio");
 }
