@@ -43,9 +43,12 @@ HARNESS_LIB      := harness/libharness.a
 HARNESS          := harness/ttypot
 HARNESS_TEST_SRCS := $(wildcard harness/tests/t_*.c)
 HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
+# Programs harness tests boot in guests (never part of the suite).
+GUEST_TEST_SRCS   := $(wildcard harness/tests/guest/t_*.c)
+GUEST_TESTS       := $(GUEST_TEST_SRCS:.c=)
 
 .PHONY: all check check-man check-fuzz matrix bench mutants bisect-demo deps clean install
-all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS)
+all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS) $(GUEST_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
 ATF_HDRS := $(wildcard atf/*.h)
@@ -71,6 +74,9 @@ $(HARNESS_LIB): $(HARNESS_LIB_OBJS)
 
 $(HARNESS): harness/main.c $(HARNESS_LIB)
 	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -o $@ $< $(HARNESS_LIB) $(HARNESS_LIBS)
+
+harness/tests/guest/%: harness/tests/guest/%.c
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) -o $@ $< $(ATF_LIBS)
 
 harness/tests/%: harness/tests/%.c $(HARNESS_LIB)
 	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) $(HARNESS_LIBS)
@@ -148,4 +154,4 @@ install: all
 	install -D -m 644 harness/ttypot.1 $(DESTDIR)$(MANDIR)/man1/ttypot.1
 
 clean:
-	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS) $(FUZZ)
+	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS) $(GUEST_TESTS) $(FUZZ)
