@@ -178,6 +178,12 @@ static struct column *job_column(struct lava_server *s, struct ljob *j, const ch
 		snprintf(lab, sizeof lab, "%.110s-%d", want, k);
 	struct column *c = col_new(lab);
 	snprintf(c->spec, sizeof c->spec, "%s", spec && *spec ? spec : "");
+	char *version = lava_def_meta(j->definition, "version");
+	char *config = lava_def_meta(j->definition, "config");
+	snprintf(c->version, sizeof c->version, "%s", version ? version : "");
+	snprintf(c->config_hash, sizeof c->config_hash, "%s", config ? config : "");
+	free(version);
+	free(config);
 	snprintf(c->accel, sizeof c->accel, "tcg");
 	char v[64];
 	snprintf(v, sizeof v, "%ld", j->id);
@@ -331,7 +337,7 @@ static long submit_one(const struct lava_opts *o, struct lava_server *s, const c
 	safe_name(label, safe, sizeof safe);
 	ku_fmt(kpath, sizeof kpath, "%s/%s.vmlinuz", imgdir, safe);
 	ku_fmt(rpath, sizeof rpath, "%s/%s.initramfs.cpio.gz", imgdir, safe);
-	ku_fmt(ypath, sizeof ypath, "%s/../%s.yaml", imgdir, safe);
+	ku_fmt(ypath, sizeof ypath, "%s/jobs/%s.yaml", o->outdir, safe);
 	if (ku_copy_file(ki.image, kpath) < 0) {
 		fprintf(stderr, "ttypot: lava: cannot copy %s: %s\n", ki.image, strerror(errno));
 		return -1;
@@ -348,7 +354,8 @@ static long submit_one(const struct lava_opts *o, struct lava_server *s, const c
 		return -1;
 	}
 	struct lava_job_params p = {
-		.label = label, .spec = specs, .cases = o->cases, .kernel_url = kurl,
+		.label = label, .spec = specs, .cases = o->cases, .version = ki.version,
+		.config_hash = ki.config_hash, .kernel_url = kurl,
 		.ramdisk_url = rurl, .device_type = o->device_type,
 		.job_minutes = o->job_minutes, .test_minutes = o->job_minutes - 25,
 	};
@@ -417,11 +424,13 @@ static int submit(const struct lava_opts *o, const char *argv0, char **specs, in
 		}
 	}
 	if (o->dry_run || !o->wait) {
-		if (nids)
-			printf("ttypot: lava: %zu job%s submitted; `ttypot lava collect -o %s%s%s`%s\n",
-			       nids, nids == 1 ? "" : "s", o->outdir,
-			       o->server ? " --server " : "", o->server ? o->server : "",
-			       " JOB..." );
+		if (nids) {
+			printf("ttypot: lava: %zu job%s submitted; collect with: ttypot lava collect "
+			       "-o %s", nids, nids == 1 ? "" : "s", o->outdir);
+			for (size_t i = 0; i < nids; i++)
+				printf(" %ld", ids[i]);
+			printf("\n");
+		}
 		rc = failed ? 2 : 0;
 		goto out;
 	}

@@ -29,6 +29,8 @@ struct lava_job_params {
 	const char *label;       /* the kernel's column label (without @lava) */
 	const char *spec;        /* the kernel spec as given */
 	const char *cases;       /* --cases filter, or NULL for every case */
+	const char *version;     /* package version / git sha, or "" */
+	const char *config_hash; /* of the kernel's .config, or "" */
 	const char *kernel_url;
 	const char *ramdisk_url; /* the ttypot initramfs (gzip'd newc cpio) */
 	const char *device_type; /* a QEMU device type of the lab */

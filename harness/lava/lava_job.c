@@ -56,6 +56,8 @@ void lava_job_yaml(const struct lava_job_params *p, struct rbuf *b)
 	meta(b, "label", p->label);
 	meta(b, "spec", p->spec);
 	meta(b, "cases", p->cases);
+	meta(b, "version", p->version);
+	meta(b, "config", p->config_hash);
 	rbuf_add(b, "job_name: ");
 	yq(b, name);
 	rbuf_add(b, "\ndevice_type: ");

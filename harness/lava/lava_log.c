@@ -66,8 +66,11 @@ static void job_error(json_t *msg, struct lava_log *out)
 	const char *et = json_string_value(json_object_get(msg, "error_type"));
 	if (!cs || strcmp(cs, "job") || !em || !*em)
 		return;
-	snprintf(out->error, sizeof out->error, "%s%s%s%s", em, et && *et ? " (" : "",
-		 et && *et ? et : "", et && *et ? " error)" : "");
+	size_t n = strlen(em);
+	while (n && (em[n - 1] == ' ' || em[n - 1] == '\n'))
+		n--;
+	snprintf(out->error, sizeof out->error, "%.*s%s%s%s", (int)(n > 900 ? 900 : n), em,
+		 et && *et ? " (" : "", et && *et ? et : "", et && *et ? " error)" : "");
 }
 
 static void one_target_line(struct column *c, const char *s, double t, double t0,
