@@ -402,6 +402,14 @@ static int submit(const struct lava_opts *o, const char *argv0, char **specs, in
 		fprintf(stderr, "ttypot: lava: -o %s: %s\n", o->outdir, strerror(errno));
 		goto out;
 	}
+	/* Absolute: cpio runs in a staging directory, URLs need them. */
+	char abs[PATH_MAX];
+	if (!realpath(imgdir, abs)) {
+		fprintf(stderr, "ttypot: lava: %s: %s\n", imgdir, strerror(errno));
+		goto out;
+	}
+	snprintf(imgdir, sizeof imgdir, "%s", abs);
+	snprintf(initramfs, sizeof initramfs, "%s/initramfs.cpio.gz", imgdir);
 	fprintf(stderr, "ttypot: lava: building the guest initramfs\n");
 	if (initramfs_build(suite, initramfs, err, sizeof err) < 0) {
 		fprintf(stderr, "ttypot: lava: %s\n", err);
@@ -465,12 +473,13 @@ static void board_definition(const char *cases, const char *suite_path)
 	       "    - from: inline\n"
 	       "      name: ttypot\n"
 	       "      path: inline/ttypot.yaml\n"
-	       "      parameters: {SUITE: \"%s\", FILTER: \"%s\", SERIAL_A: \"\", SERIAL_B: \"\"}\n"
 	       "      repository:\n"
 	       "        metadata:\n"
 	       "          format: Lava-Test Test Definition 1.0\n"
 	       "          name: ttypot\n"
 	       "          description: ttypot TTY/PTY cases\n"
+	       "        # A job may override these with the definition's parameters:.\n"
+	       "        params: {SUITE: \"%s\", FILTER: \"%s\", SERIAL_A: \"\", SERIAL_B: \"\"}\n"
 	       "        run:\n"
 	       "          steps:\n"
 	       "          - 'if [ -n \"$SERIAL_A\" ] && [ -n \"$SERIAL_B\" ]; then export "

@@ -75,6 +75,9 @@ static int run(char *const argv[], int deadline_s, const char *log, const char *
 			rbuf_str(&out));
 		fclose(f);
 	}
+	/* Kyua keeps stderr in its report; the work directory is removed. */
+	fprintf(stderr, "==== %s: exit %d in %.0f s\n%s", what, rc, proc_now() - t0,
+		rbuf_str(&out));
 	rbuf_free(&out);
 	if (rc < 0)
 		atf_tc_fail("%s: %s; see %s", what, err, log);
@@ -152,6 +155,7 @@ ATF_TC_BODY(lab_columns_equal_local_columns, tc)
 	fclose(pf);
 	fprintf(stderr, "t_lava_lab: lab on %s, log %s\n", url, log);
 
+	int rc;
 	double t0 = proc_now();
 	char *up[] = { "env", env_port, "sh", script, "up", state, NULL };
 	ATF_REQUIRE_MSG(run(up, UP_DEADLINE_S, log, "local-lava.sh up") == 0,
@@ -160,8 +164,9 @@ ATF_TC_BODY(lab_columns_equal_local_columns, tc)
 
 	char *loc[] = { ttypot, "matrix", "-o", "local", "-j", "1", "--cases", SUBSET, K1, K2,
 			NULL };
-	ATF_REQUIRE_MSG(run(loc, MATRIX_DEADLINE_S, log, "ttypot matrix") == 0,
-			"the local run failed; see %s", log);
+	/* 1: the second kernel differs from the first (still compared). */
+	rc = run(loc, MATRIX_DEADLINE_S, log, "ttypot matrix");
+	ATF_REQUIRE_MSG(rc == 0 || rc == 1, "the local run failed (exit %d)", rc);
 	double t_local = proc_now();
 
 	char *sub[] = { ttypot, "lava", "submit", "--server", url, "--token-file", tok, "-o",
@@ -189,7 +194,7 @@ ATF_TC_BODY(lab_columns_equal_local_columns, tc)
 			"lab", "--deadline", wait, a[0], a[1], a[2], NULL };
 	/* The broken job's missing cells are regressions against the first
 	 * column: exit 1 is expected, 2 is not. */
-	int rc = run(col, COLLECT_WAIT_S + 300, log, "ttypot lava collect");
+	rc = run(col, COLLECT_WAIT_S + 300, log, "ttypot lava collect");
 	ATF_CHECK_MSG(rc == 1, "collect exit %d (want 1: the bad job's cells); see %s", rc, log);
 	double t_lab = proc_now();
 	fprintf(stderr, "t_lava_lab: up %.0f s, local run %.0f s, lab round trip %.0f s\n",
