@@ -33,6 +33,7 @@
 #define LAVA_DEFAULT_JOB_MIN 60
 #define LAVA_POLL_S 5
 #define LAVA_PROGRESS_EVERY_S 30
+#define LAVA_POLL_TRIES 6 /* failed polls in a row before collect gives up */
 #define KYUA_LIST_DEADLINE_S 120
 #define MAX_JOBS 256
 
@@ -56,7 +57,7 @@ static void catch_signals(void)
 /* Options of submit and collect (one struct; each has its own table). */
 struct lava_opts {
 	const char *server, *token_file, *device_type, *cases, *outdir, *cache, *suite;
-	const char *image_url_base, *kernel_url, *expect, *baseline;
+	const char *image_url_base, *kernel_url, *expect, *baseline, *tag;
 	bool dry_run, wait;
 	int deadline_s, job_minutes;
 };
@@ -69,7 +70,7 @@ struct ljob {
 	char *failure;    /* failure_comment */
 	char *definition; /* original_definition */
 	bool finished;
-	double t_state;   /* when state last changed */
+	int poll_errors;  /* failed polls in a row */
 };
 
 static const char *jstr(json_t *o, const char *k)
@@ -121,9 +122,14 @@ static int wait_jobs(struct lava_server *s, struct ljob *jobs, size_t n, int dea
 			char before[32];
 			snprintf(before, sizeof before, "%s", jobs[i].state);
 			if (job_poll(s, &jobs[i], err, sizeof err) < 0) {
+				/* A server restart or a network hiccup: try again
+				 * next round; a job that never answers ends it. */
 				fprintf(stderr, "ttypot: lava: job %ld: %s\n", jobs[i].id, err);
-				return -1;
+				if (++jobs[i].poll_errors >= LAVA_POLL_TRIES)
+					return -1;
+				continue;
 			}
+			jobs[i].poll_errors = 0;
 			if (strcmp(before, jobs[i].state)) {
 				changed = true;
 				fprintf(stderr, "[%zu/%zu] LAVA job %ld: %s%s%s (%.0f s)\n", i + 1, n,
@@ -188,7 +194,14 @@ static struct column *job_column(struct lava_server *s, struct ljob *j, const ch
 	char v[64];
 	snprintf(v, sizeof v, "%ld", j->id);
 	col_set_feature(c, "lava_job", v);
-	col_set_feature(c, "lava_server", s->url);
+	/* Never credentials in a report: drop any user:password@. */
+	char shown[512];
+	const char *scheme = strstr(s->url, "://"), *at = strchr(s->url, '@');
+	if (scheme && at && at > scheme)
+		snprintf(shown, sizeof shown, "%.*s%s", (int)(scheme + 3 - s->url), s->url, at + 1);
+	else
+		snprintf(shown, sizeof shown, "%s", s->url);
+	col_set_feature(c, "lava_server", shown);
 	*cases_out = o->cases ? xstrdup(o->cases) : cases ? xstrdup(cases) : xstrdup("");
 
 	char path[64], err[1024];
@@ -356,7 +369,7 @@ static long submit_one(const struct lava_opts *o, struct lava_server *s, const c
 	struct lava_job_params p = {
 		.label = label, .spec = specs, .cases = o->cases, .version = ki.version,
 		.config_hash = ki.config_hash, .kernel_url = kurl,
-		.ramdisk_url = rurl, .device_type = o->device_type,
+		.ramdisk_url = rurl, .device_type = o->device_type, .tag = o->tag,
 		.job_minutes = o->job_minutes, .test_minutes = o->job_minutes - 25,
 	};
 	if (p.test_minutes < 5)
@@ -519,6 +532,10 @@ int cmd_lava(int argc, char **argv)
 	const char *sub = argv[2];
 	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help"))
 		return lava_usage(stdout);
+	if (!strcmp(sub, "--version") || !strcmp(sub, "-V")) {
+		cli_version(stdout);
+		return 0;
+	}
 	struct lava_opts o = {
 		.device_type = "qemu", .outdir = LAVA_DEFAULT_OUTDIR,
 		.deadline_s = LAVA_DEFAULT_WAIT_S, .job_minutes = LAVA_DEFAULT_JOB_MIN,
@@ -543,6 +560,7 @@ int cmd_lava(int argc, char **argv)
 		const struct cli_opt opts[] = {
 			srv, tok,
 			{ "device-type", 0, OPT_STR, &o.device_type, 0, "TYPE", "the lab's QEMU device type (default qemu)" },
+			{ "tag", 0, OPT_STR, &o.tag, 0, "TAG", "only devices with this tag run the jobs" },
 			cli_opt_cases(&o.cases),
 			cli_opt_output(&o.outdir, "job files, images and (--wait) reports (default reports/lava)"),
 			{ "dry-run", 'n', OPT_FLAG, &o.dry_run, 0, NULL, "write the job YAML, submit nothing" },

@@ -34,6 +34,7 @@ struct lava_job_params {
 	const char *kernel_url;
 	const char *ramdisk_url; /* the ttypot initramfs (gzip'd newc cpio) */
 	const char *device_type; /* a QEMU device type of the lab */
+	const char *tag;         /* a device tag the job requires, or NULL */
 	int udp_a, udp_b;        /* the loop pair's UDP ports on the worker */
 	int job_minutes;         /* the whole job's timeout */
 	int test_minutes;        /* the suite's (test action's) timeout */

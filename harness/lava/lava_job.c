@@ -62,6 +62,11 @@ void lava_job_yaml(const struct lava_job_params *p, struct rbuf *b)
 	yq(b, name);
 	rbuf_add(b, "\ndevice_type: ");
 	yq(b, p->device_type);
+	if (p->tag && *p->tag) {
+		rbuf_add(b, "\ntags: [");
+		yq(b, p->tag);
+		rbuf_addc(b, ']');
+	}
 	rbuf_addf(b, "\nvisibility: public\npriority: medium\n"
 		  "timeouts:\n  job: {minutes: %d}\n  action: {minutes: %d}\n"
 		  "  connection: {minutes: 2}\n",

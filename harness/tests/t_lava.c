@@ -30,6 +30,7 @@ static void job_params(struct lava_job_params *p)
 	p->kernel_url = "file:///x/vmlinuz";
 	p->ramdisk_url = "file:///x/initramfs.cpio.gz";
 	p->device_type = "qemu";
+	p->tag = "ttypot-lab";
 	p->udp_a = 41001;
 	p->udp_b = 41002;
 	p->job_minutes = 60;
@@ -52,7 +53,7 @@ ATF_TC_BODY(job_yaml_boots_kernel_ramdisk_uarts_and_suite, tc)
 	lava_job_yaml(&p, &b);
 	const char *y = rbuf_str(&b);
 	const char *want[] = {
-		"device_type: \"qemu\"",
+		"device_type: \"qemu\"\ntags: [\"ttypot-lab\"]",
 		"-append \\\"console=ttyS0,115200 panic=-1 8250.nr_uarts=8 rdinit=/init\\\"",
 		"url: \"file:///x/vmlinuz\"",
 		"url: \"file:///x/initramfs.cpio.gz\"",

@@ -169,12 +169,17 @@ ATF_TC_BODY(lab_columns_equal_local_columns, tc)
 	ATF_REQUIRE_MSG(rc == 0 || rc == 1, "the local run failed (exit %d)", rc);
 	double t_local = proc_now();
 
+	/* Our device's tag: no other lab on this machine's database (another
+	 * engineer's, say) takes our jobs. */
+	char tag[64];
+	snprintf(tag, sizeof tag, "ttypot-lab-%s", port);
 	char *sub[] = { ttypot, "lava", "submit", "--server", url, "--token-file", tok, "-o",
-			"lab", "--cases", SUBSET, K1, K2, NULL };
+			"lab", "--tag", tag, "--cases", SUBSET, K1, K2, NULL };
 	ATF_REQUIRE_MSG(run(sub, SUBMIT_DEADLINE_S, log, "ttypot lava submit") == 0,
 			"submit failed; see %s", log);
 	char *bad[] = { ttypot, "lava", "submit", "--server", url, "--token-file", tok, "-o",
-			"bad", "--kernel-url", BAD_URL, "--cases", "pty/t_echo", K1, NULL };
+			"bad", "--tag", tag, "--kernel-url", BAD_URL, "--cases", "pty/t_echo", K1,
+			NULL };
 	ATF_REQUIRE_MSG(run(bad, SUBMIT_DEADLINE_S, log, "ttypot lava submit (bad URL)") == 0,
 			"submit of the bad job failed; see %s", log);
 	long ids[3] = { 0, 0, 0 };
