@@ -6,7 +6,9 @@
  *                mode-600 header file, never on a command line or in output)
  *   lava_log.c   a job's log -> a matrix column (the results channel lines
  *                the guest wrote into the log, LAVA's own error)
- *   cmd_lava.c   the submit and collect commands
+ *   lava_images.c  the ramdisk a job boots (lava_images.h)
+ *   cmd_lava.c   the command line and the generic board definition;
+ *   lava_submit.c, lava_collect.c  the two commands (lava_cmd.h)
  */
 #ifndef TTYPOT_LAVA_H
 #define TTYPOT_LAVA_H
