@@ -5,6 +5,7 @@
 #include "ci.h"
 #include "cli.h"
 #include "commands.h"
+#include "lava.h"
 #include "mutants.h"
 
 #include <stdio.h>
@@ -49,6 +50,7 @@ static const struct command {
 	{ "ci", "build a kernel tree, compare it with a baseline kernel", cmd_ci },
 	{ "bisect-run", "one step of `git bisect run` on a kernel tree", cmd_bisect_run },
 	{ "mutants", "kernel mutation testing: does the suite catch known bugs?", cmd_mutants },
+	{ "lava", "submit kernels to a LAVA lab, collect its jobs as matrix columns", cmd_lava },
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
