@@ -56,6 +56,7 @@ atf/%.o: atf/%.c $(ATF_HDRS)
 	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(EXPECT_CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 # Programs in cases/interactive/ drive sessions through libexpect.
@@ -69,7 +70,9 @@ fixtures/%: fixtures/%.c
 harness/%.o: harness/%.c $(HARNESS_HDRS)
 	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -c -o $@ $<
 
+# Rebuilt whole: a member whose source moved or went away must not linger.
 $(HARNESS_LIB): $(HARNESS_LIB_OBJS)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(HARNESS): harness/main.c $(HARNESS_LIB)
