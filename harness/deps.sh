@@ -1,10 +1,11 @@
 #!/bin/sh
 # Install the Debian packages ttypot needs, when missing.  Run as root it
 # installs them; otherwise it names them and fails.
-# Usage: deps.sh check|matrix
+# Usage: deps.sh check|matrix|coverage
 #   check:  build, Kyua, QEMU and busybox (the end-to-end guest case),
 #           Chromium (the test that renders matrix.html) and man (ttypot.1)
 #   matrix: build, Kyua, QEMU and busybox, and kernel build tools
+#   coverage: as matrix, plus gcc-12 (its gcov reads the kernel's counters)
 set -eu
 build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev libjansson-dev zlib1g-dev"
 # the man page check of make check
@@ -14,7 +15,8 @@ kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
 case "${1:-check}" in
 check) pkgs="$build $guest $man chromium" ;;
 matrix) pkgs="$build $guest $kbuild" ;;
-*) echo "usage: deps.sh check|matrix" >&2; exit 2 ;;
+coverage) pkgs="$build $guest $kbuild gcc-12" ;;
+*) echo "usage: deps.sh check|matrix|coverage" >&2; exit 2 ;;
 esac
 missing=""
 for p in $pkgs; do
