@@ -93,7 +93,7 @@ tmp=$report.tmp
 	echo "|---|---|---|---|---|---|"
 	for k in $key; do
 		r=$(grep "^$k " "$work/rows" || true)
-		if [ -n "$r" ]; then row "$r"; else echo "| ${k#drivers/tty/} | not built | - | - | - | - |"; fi
+		if [ -n "$r" ]; then row "$r"; else echo "| ${k#drivers/tty/} | no counters | - | - | - | - |"; fi
 	done
 	echo
 	echo "## Every profiled file of drivers/tty"
