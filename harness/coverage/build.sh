@@ -133,7 +133,16 @@ if [ ! -f "$build/ttypot-seeded" ] && [ ! -f "$build/vmlinux" ] &&
 		<(grep '^CONFIG_' "$build/.config" | sort) || true; } |
 		sed -n 's/^[<>] CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' | sort -u)
 	sleep 1 # the touched files must be newer than the copied objects
-	for s in $changed; do touch "$build/include/config/$s"; done
+	for s in $changed; do
+		# Without modules, CONSTRUCTORS only shapes struct module (never
+		# used) besides the ctor calls of init/main.c and the linker
+		# script: rebuild those two instead of 480 objects.
+		if [ "$s" = CONSTRUCTORS ] && ! grep -qx CONFIG_MODULES=y "$build/.config"; then
+			rm -f "$build/init/main.o" "$build/arch/x86/kernel/vmlinux.lds"
+			continue
+		fi
+		touch "$build/include/config/$s"
+	done
 	say "seeded $n objects; config symbols that differ: $(echo $changed)"
 	echo "$seed" >"$build/ttypot-seeded"
 	nocmddep=(KBUILD_NOCMDDEP=1)
