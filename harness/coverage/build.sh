@@ -11,6 +11,10 @@
 # build fails if any object outside drivers/tty was profiled.
 #
 # Usage: build.sh SUITE_DIR   (the tree whose fixtures/kernel/*.config count)
+# Environment: TTYPOT_CACHE (default ~/.cache/ttypot), TTYPOT_GCOV_BUILD
+# (build directory), TTYPOT_GCOV_SEED (build to take objects from, empty for
+# none), TTYPOT_GCOV_NICE (default 10), TTYPOT_GCOV_JOBS (default: cores),
+# TTYPOT_GCOV_BUILD_DEADLINE (seconds, default 5400).
 set -euo pipefail
 
 suite=$(cd "${1:?usage: build.sh SUITE_DIR}" && pwd)
@@ -151,7 +155,7 @@ fi
 # Incremental after the first time: make decides what changed.
 t0=$(date +%s)
 say "building bzImage in $build (log: $log)"
-mk "$deadline_s" -j"$(nproc)" "${nocmddep[@]}" bzImage ||
+mk "$deadline_s" -j"${TTYPOT_GCOV_JOBS:-$(nproc)}" "${nocmddep[@]}" bzImage ||
 	die bzImage "make bzImage failed or passed ${deadline_s} s: $(tail -n 3 "$log" | tr '\n' '|') (log: $log)"
 say "bzImage ready in $(($(date +%s) - t0)) s"
 
