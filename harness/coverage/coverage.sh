@@ -13,6 +13,9 @@
 #   --output   the run's matrix, console and counters (default
 #              SUITE/reports/coverage-run)
 #   --report   the Markdown report (default SUITE/reports/coverage.md)
+#   --cases    only these programs or areas (ttypot matrix --cases)
+#   --deadline seconds for the guest's boot and suite (default 1800)
+# The build's own settings: harness/coverage/build.sh's header.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
