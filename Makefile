@@ -47,7 +47,7 @@ HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 GUEST_TEST_SRCS   := $(wildcard harness/tests/guest/t_*.c)
 GUEST_TESTS       := $(GUEST_TEST_SRCS:.c=)
 
-.PHONY: all check check-man check-fuzz matrix bench mutants bisect-demo deps clean install
+.PHONY: all check check-man check-fuzz matrix bench mutants coverage bisect-demo deps clean install
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS) $(GUEST_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
@@ -144,6 +144,14 @@ mutants: DEPS_FOR = matrix
 mutants: deps
 	@$(MAKE) --no-print-directory all
 	$(HARNESS) mutants $(MUTANTS_ARGS)
+
+# Kernel line and branch coverage of drivers/tty (harness/coverage/): builds
+# the gcov kernel, runs SUITE's cases in it, writes SUITE/reports/coverage.md.
+SUITE ?= .
+coverage: DEPS_FOR = coverage
+coverage: deps
+	@$(MAKE) --no-print-directory all
+	harness/coverage/coverage.sh --suite $(SUITE) $(COVERAGE_ARGS)
 
 bisect-demo: DEPS_FOR = matrix
 bisect-demo: deps

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Install the Debian packages ttypot needs, when missing.  Run as root it
 # installs them; otherwise it names them and fails.
-# Usage: deps.sh check|matrix
+# Usage: deps.sh check|matrix|coverage
 #   check:  build, Kyua, QEMU and busybox (the end-to-end guest case),
 #           Chromium (the test that renders matrix.html), man (ttypot.1)
 #           and clang with libFuzzer (the readers' fuzz target)
 #   matrix: build, Kyua, QEMU and busybox, and kernel build tools
+#   coverage: as matrix, plus gcc-12 (its gcov reads the kernel's counters)
 set -eu
 build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev libjansson-dev zlib1g-dev"
 # the man page check of make check
@@ -17,7 +18,8 @@ kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
 case "${1:-check}" in
 check) pkgs="$build $guest $man $fuzz chromium" ;;
 matrix) pkgs="$build $guest $kbuild" ;;
-*) echo "usage: deps.sh check|matrix" >&2; exit 2 ;;
+coverage) pkgs="$build $guest $kbuild gcc-12" ;;
+*) echo "usage: deps.sh check|matrix|coverage" >&2; exit 2 ;;
 esac
 missing=""
 for p in $pkgs; do

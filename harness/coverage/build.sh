@@ -1,0 +1,168 @@
+#!/bin/bash
+# build.sh: the gcov kernel of `make coverage`: src:linux-source-6.12 with
+# tinyconfig + fixtures/kernel/ttypot.config + fixtures/kernel/gcov.config,
+# out of tree in its own build directory, with gcov profiling for the
+# objects of drivers/tty only.  Prints the bzImage path on stdout.
+#
+# Profiling is chosen per object with GCOV_PROFILE_<name>.o=y in make's
+# environment (scripts/Makefile.lib reads it), so the read-only source tree
+# needs no Makefile edit.  The variable matches a basename anywhere in the
+# tree, so names that also exist outside drivers/tty are left out, and the
+# build fails if any object outside drivers/tty was profiled.
+#
+# Usage: build.sh SUITE_DIR   (the tree whose fixtures/kernel/*.config count)
+# Environment: TTYPOT_CACHE (default ~/.cache/ttypot), TTYPOT_GCOV_BUILD
+# (build directory), TTYPOT_GCOV_SEED (build to take objects from, empty for
+# none), TTYPOT_GCOV_NICE (default 10), TTYPOT_GCOV_JOBS (default: cores),
+# TTYPOT_GCOV_BUILD_DEADLINE (seconds, default 5400).
+set -euo pipefail
+
+suite=$(cd "${1:?usage: build.sh SUITE_DIR}" && pwd)
+cache=${TTYPOT_CACHE:-$HOME/.cache/ttypot}
+pkg=linux-source-6.12
+tarball=/usr/src/$pkg.tar.xz
+src=$cache/src/$pkg
+build=${TTYPOT_GCOV_BUILD:-$cache/build/gcov-$pkg}
+log=$build/ttypot-build.log
+# A full build of a tinyconfig kernel on 2 busy cores takes 20-60 min.
+deadline_s=${TTYPOT_GCOV_BUILD_DEADLINE:-5400}
+# As the harness's builds: below the guests and the cases.
+niceness=${TTYPOT_GCOV_NICE:-10}
+
+say() { echo "coverage: $*" >&2; }
+die() { echo "coverage: build step '$1' failed: $2" >&2; exit 1; }
+
+# The source: unpacked once into the harness's cache, as src: specs do.
+if [ ! -f "$src/.ttypot-unpacked" ]; then
+	if [ ! -f "$tarball" ]; then
+		[ "$(id -u)" = 0 ] || die source "$tarball missing: install $pkg"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends "$pkg" >&2 ||
+			die source "cannot install $pkg"
+	fi
+	say "unpacking $tarball"
+	rm -rf "$src.tmp" && mkdir -p "$src.tmp"
+	timeout 1200 tar -xf "$tarball" -C "$src.tmp" ||
+		die source "cannot unpack $tarball"
+	mv "$src.tmp/$pkg" "$src" && rm -rf "$src.tmp"
+	st=$(stat -c '%s %Y' "$tarball")
+	echo "tar:$tarball size=${st% *} mtime=${st#* }" >"$src/.ttypot-unpacked"
+fi
+
+frag_base=$suite/fixtures/kernel/ttypot.config
+frag_gcov=$suite/fixtures/kernel/gcov.config
+for f in "$frag_base" "$frag_gcov"; do
+	[ -f "$f" ] || die config "$f missing"
+done
+
+# The drivers/tty objects to profile: every C file's basename that no
+# other directory built for x86 also uses.
+objs=$(cd "$src" && comm -23 \
+	<(find drivers/tty -name '*.c' -printf '%f\n' | sort -u) \
+	<(find . -name '*.c' -not -path './drivers/tty/*' \
+		-not -path './tools/*' -not -path './Documentation/*' \
+		-not -path './samples/*' -not -path './scripts/*' \
+		\( -not -path './arch/*' -o -path './arch/x86/*' \) \
+		-printf '%f\n' | sort -u))
+profile_env=()
+for c in $objs; do profile_env+=("GCOV_PROFILE_${c%.c}.o=y"); done
+
+cc="gcc"
+command -v ccache >/dev/null && cc="ccache gcc"
+# mk SECONDS TARGET...: one bounded make step, output to the log.
+mk() {
+	local t=$1
+	shift
+	timeout -k 20 "$t" nice -n "$niceness" env "${profile_env[@]}" \
+		make -C "$src" O="$build" ARCH=x86_64 CC="$cc" "$@" >>"$log" 2>&1
+}
+
+mkdir -p "$build"
+config_id=$(cat "$src/.ttypot-unpacked" "$frag_base" "$frag_gcov" |
+	sha256sum | cut -c1-64)
+if [ "$(cat "$build/ttypot-config.stamp" 2>/dev/null)" != "$config_id" ]; then
+	say "configuring in $build (log: $log)"
+	rm -f "$build/ttypot-config.stamp"
+	: >"$log"
+	mk 1200 tinyconfig ||
+		die tinyconfig "make tinyconfig (log: $log)"
+	(cd "$build" && timeout 1200 "$src/scripts/kconfig/merge_config.sh" -m \
+		-O "$build" "$build/.config" "$frag_base" "$frag_gcov" \
+		>>"$log" 2>&1) || die merge_config "merge_config.sh (log: $log)"
+	mk 1200 olddefconfig ||
+		die olddefconfig "make olddefconfig (log: $log)"
+	for opt in CONFIG_DEBUG_FS=y CONFIG_GCOV_KERNEL=y CONFIG_SERIAL_8250=y; do
+		grep -qx "$opt" "$build/.config" ||
+			die config "$opt is not in $build/.config"
+	done
+	echo "$config_id" >"$build/ttypot-config.stamp"
+fi
+
+# Seeding (first build only): a cold build takes an hour on 2 busy cores,
+# so take the objects the harness's own build of the same source already
+# compiled (same tinyconfig + ttypot.config, ccache cannot help: the config
+# header differs).  Their command lines differ from ours only in objtool's
+# --no-unreachable, which only matters for gcov objects, so make runs with
+# KBUILD_NOCMDDEP=1 and decides by dependencies: objects that use a symbol
+# whose value differs are rebuilt (its include/config/ file is touched),
+# drivers/tty is never copied, and only objects whose .cmd exists (written
+# after the compile finished) are taken.
+seed=${TTYPOT_GCOV_SEED-$cache/build/src-$pkg}
+nocmddep=()
+[ -f "$build/ttypot-seeded" ] && nocmddep=(KBUILD_NOCMDDEP=1)
+if [ ! -f "$build/ttypot-seeded" ] && [ ! -f "$build/vmlinux" ] &&
+	[ -n "$seed" ] && [ -f "$seed/.config" ] && [ "$seed" != "$build" ]; then
+	say "seeding $build with the objects of $seed"
+	# An object of ours without its .cmd was cut short: drop it.
+	while IFS= read -r -d '' o; do
+		c=${o%/*}/.${o##*/}.cmd
+		[ -f "$build/$c" ] || rm -f "$build/$o"
+	done < <(cd "$build" && find . -mindepth 2 -name '*.o' \
+		-not -path './scripts/*' -not -path './tools/*' -print0)
+	n=0
+	while IFS= read -r -d '' cmd; do
+		d=${cmd%/*}
+		o=${cmd##*/}
+		o=${o#.}
+		o=$d/${o%.cmd}
+		[ -f "$seed/$o" ] && [ ! -f "$build/$cmd" ] || continue
+		mkdir -p "$build/$d"
+		cp "$seed/$o" "$build/$o" && cp "$seed/$cmd" "$build/$cmd"
+		n=$((n + 1))
+	done < <(cd "$seed" && find . -mindepth 2 -name '.*.o.cmd' \
+		-not -path './drivers/tty/*' -not -path './scripts/*' \
+		-not -path './tools/*' -not -path './arch/x86/boot/*' -print0)
+	# Every symbol whose value differs between the two configs.
+	changed=$({ diff <(grep '^CONFIG_' "$seed/.config" | sort) \
+		<(grep '^CONFIG_' "$build/.config" | sort) || true; } |
+		sed -n 's/^[<>] CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' | sort -u)
+	sleep 1 # the touched files must be newer than the copied objects
+	for s in $changed; do
+		# Without modules, CONSTRUCTORS only shapes struct module (never
+		# used) besides the ctor calls of init/main.c and the linker
+		# script: rebuild those two instead of 480 objects.
+		if [ "$s" = CONSTRUCTORS ] && ! grep -qx CONFIG_MODULES=y "$build/.config"; then
+			rm -f "$build/init/main.o" "$build/arch/x86/kernel/vmlinux.lds"
+			continue
+		fi
+		touch "$build/include/config/$s"
+	done
+	say "seeded $n objects; config symbols that differ: $(echo $changed)"
+	echo "$seed" >"$build/ttypot-seeded"
+	nocmddep=(KBUILD_NOCMDDEP=1)
+fi
+
+# Incremental after the first time: make decides what changed.
+t0=$(date +%s)
+say "building bzImage in $build (log: $log)"
+mk "$deadline_s" -j"${TTYPOT_GCOV_JOBS:-$(nproc)}" "${nocmddep[@]}" bzImage ||
+	die bzImage "make bzImage failed or passed ${deadline_s} s: $(tail -n 3 "$log" | tr '\n' '|') (log: $log)"
+say "bzImage ready in $(($(date +%s) - t0)) s"
+
+image=$build/arch/x86/boot/bzImage
+[ -f "$image" ] || die bzImage "no $image"
+[ -f "$build/drivers/tty/n_tty.gcno" ] ||
+	die profile "drivers/tty/n_tty.gcno missing: the objects were not profiled"
+stray=$(cd "$build" && find . -name '*.gcno' -not -path './drivers/tty/*' | head -5)
+[ -z "$stray" ] || die profile "objects outside drivers/tty were profiled: $stray"
+echo "$image"
