@@ -24,7 +24,7 @@ failed=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE resul
 skipped=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type='skipped'" 2>/dev/null | tail -1)
 xfail=$("$kyua" db-exec -r "$db" "SELECT count(*) FROM test_results WHERE result_type='expected_failure'" 2>/dev/null | tail -1)
 echo "ttypot check: kernel $(uname -r), $((end - start)) s, results in $db"
-echo "ttypot check: ${skipped:-0} skipped (a feature this kernel lacks), ${xfail:-0} expected failures (known kernel bugs)"
+echo "ttypot check: ${skipped:-0} skipped (a feature or device this machine lacks), ${xfail:-0} expected failures (known kernel bugs)"
 # The closing line CI reads; skips and expected failures count as skipped.
 echo "${passed:-0} passed, ${failed:-0} failed, $((skipped + xfail)) skipped"
 [ "$rc" -eq 0 ] && [ "${failed:-1}" = 0 ]
