@@ -326,3 +326,18 @@ tp_exp_forget(struct tp_exp *s)
 	s->logbuf = NULL;
 	s->loglen = 0;
 }
+
+void
+tp_exp_shell_start(struct tp_exp *s, const atf_tc_t *tc)
+{
+	tp_exp_spawn(s, tc, "tp_jobsh", NULL);
+	tp_exp_expect_exact(s, "$ ", "first shell prompt");
+}
+
+void
+tp_exp_shell_exit(struct tp_exp *s)
+{
+	tp_exp_expect_exact(s, "$ ", "shell prompt");
+	tp_exp_send(s, "exit\n", "command exit");
+	tp_exp_check_exit(tp_exp_wait_exit(s, "shell exit"), 0, "shell");
+}

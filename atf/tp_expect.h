@@ -111,4 +111,10 @@ void tp_exp_forget(struct tp_exp *s);
 /* Fail unless status is a normal exit with code. */
 void tp_exp_check_exit(int status, int code, const char *what);
 
+/* The job-control shell fixture (fixtures/tp_jobsh): spawn it and wait for
+ * its first "$ " prompt; at the end, wait for the prompt, type exit and
+ * check it exits 0. */
+void tp_exp_shell_start(struct tp_exp *s, const atf_tc_t *tc);
+void tp_exp_shell_exit(struct tp_exp *s);
+
 #endif

@@ -8,13 +8,6 @@
 
 #include "tp_expect.h"
 
-static void
-shell(struct tp_exp *s, const atf_tc_t *tc)
-{
-	tp_exp_spawn(s, tc, "tp_jobsh", NULL);
-	tp_exp_expect_exact(s, "$ ", "first shell prompt");
-}
-
 /* Start the reader job; once it says ready it owns the terminal. */
 static void
 run_reader(struct tp_exp *s)
@@ -23,26 +16,18 @@ run_reader(struct tp_exp *s)
 	tp_exp_expect_exact(s, "job reader ready\r\n", "reader job started");
 }
 
-static void
-logout(struct tp_exp *s)
-{
-	tp_exp_expect_exact(s, "$ ", "shell prompt after the job");
-	tp_exp_send(s, "exit\n", "command exit");
-	tp_exp_check_exit(tp_exp_wait_exit(s, "shell exit"), 0, "shell");
-}
-
 TP_CASE(ctrl_c_kills_foreground_job_only, TP_POSIX,
 	"^C typed while a job is in the foreground kills that job with SIGINT; "
 	"the shell (same session, other process group) catches nothing")
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	run_reader(&s);
 	tp_exp_send(&s, "\003", "typing ^C");
 	tp_exp_expect_exact(&s, "job reader: signalled SIGINT (shell caught "
 			    "INT=0 QUIT=0)", "the shell's report of the job");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(ctrl_backslash_quits_foreground_job_only, TP_POSIX,
@@ -51,12 +36,12 @@ TP_CASE(ctrl_backslash_quits_foreground_job_only, TP_POSIX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	run_reader(&s);
 	tp_exp_send(&s, "\034", "typing ^\\");
 	tp_exp_expect_exact(&s, "job reader: signalled SIGQUIT (shell caught "
 			    "INT=0 QUIT=0)", "the shell's report of the job");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(ctrl_z_stops_job_and_fg_resumes_it, TP_POSIX,
@@ -66,7 +51,7 @@ TP_CASE(ctrl_z_stops_job_and_fg_resumes_it, TP_POSIX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	run_reader(&s);
 	tp_exp_send(&s, "\032", "typing ^Z");
 	tp_exp_expect_exact(&s, "job reader: stopped SIGTSTP (shell caught "
@@ -82,7 +67,7 @@ TP_CASE(ctrl_z_stops_job_and_fg_resumes_it, TP_POSIX,
 	tp_exp_send(&s, "\003", "typing ^C");
 	tp_exp_expect_exact(&s, "job reader: signalled SIGINT (shell caught "
 			    "INT=0 QUIT=0)", "the shell's report of the job");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(ctrl_c_at_prompt_reaches_shell_and_drops_line, TP_POSIX,
@@ -91,7 +76,7 @@ TP_CASE(ctrl_c_at_prompt_reaches_shell_and_drops_line, TP_POSIX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_type(&s, "say abc", "a partial line");
 	/* A person sees the echo before pressing ^C; in one input batch the
 	 * flush done by ^C may drop echoes not yet written. */
@@ -102,7 +87,7 @@ TP_CASE(ctrl_c_at_prompt_reaches_shell_and_drops_line, TP_POSIX,
 	tp_exp_expect_exact(&s, "said [x]", "only the new line was read");
 	tp_exp_send(&s, "status\n", "command status");
 	tp_exp_expect_exact(&s, "shell caught INT=1 QUIT=0", "the shell's count");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(ctrl_d_at_line_start_ends_job_input, TP_POSIX,
@@ -111,12 +96,12 @@ TP_CASE(ctrl_d_at_line_start_ends_job_input, TP_POSIX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	run_reader(&s);
 	tp_exp_send(&s, "\004", "typing ^D");
 	tp_exp_expect_exact(&s, "job eof\r\n", "the job saw end of input");
 	tp_exp_expect_exact(&s, "job reader: exited 0", "the shell's report");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(ctrl_d_mid_line_delivers_partial_line, TP_POSIX,
@@ -125,14 +110,14 @@ TP_CASE(ctrl_d_mid_line_delivers_partial_line, TP_POSIX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	run_reader(&s);
 	tp_exp_type(&s, "ab\004", "ab and ^D");
 	tp_exp_expect_exact(&s, "job read [ab]", "partial line, no newline");
 	tp_exp_send(&s, "\004", "^D on an empty line");
 	tp_exp_expect_exact(&s, "job eof\r\n", "end of input");
 	tp_exp_expect_exact(&s, "job reader: exited 0", "the shell's report");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(ctrl_d_at_shell_prompt_logs_out, TP_POSIX,
@@ -142,7 +127,7 @@ TP_CASE(ctrl_d_at_shell_prompt_logs_out, TP_POSIX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_send(&s, "\004", "typing ^D");
 	tp_exp_expect_exact(&s, "logout\r\n", "the shell logged out");
 	tp_exp_expect_eof(&s, "EOF after logout");
@@ -155,13 +140,13 @@ TP_CASE(lnext_ctrl_c_is_data_not_a_signal, TP_POSIX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	run_reader(&s);
 	tp_exp_type(&s, "a\026\003b\n", "a ^V ^C b");
 	tp_exp_expect_exact(&s, "job read [a\\x03b\\x0a]", "literal ^C in the line");
 	tp_exp_send(&s, "\004", "typing ^D");
 	tp_exp_expect_exact(&s, "job reader: exited 0", "the job was not signalled");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 ATF_TP_ADD_TCS(tp)

@@ -9,32 +9,17 @@
 
 #include "tp_expect.h"
 
-static void
-shell(struct tp_exp *s, const atf_tc_t *tc)
-{
-	tp_exp_spawn(s, tc, "tp_jobsh", NULL);
-	tp_exp_expect_exact(s, "$ ", "first shell prompt");
-}
-
-static void
-logout(struct tp_exp *s)
-{
-	tp_exp_expect_exact(s, "$ ", "shell prompt");
-	tp_exp_send(s, "exit\n", "command exit");
-	tp_exp_check_exit(tp_exp_wait_exit(s, "shell exit"), 0, "shell");
-}
-
 TP_CASE(erase_rubs_out_last_char, TP_POSIX,
 	"DEL (VERASE) typed after a mistake is echoed as \\b \\b (ECHOE) and "
 	"the shell reads the corrected line")
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_type(&s, "say helx\177lo\n", "say helx DEL lo");
 	tp_exp_expect_exact(&s, "say helx\b \blo\r\n", "echo with one rub-out");
 	tp_exp_expect_exact(&s, "said [hello]", "the corrected line");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(erase_of_control_char_rubs_out_two_columns, TP_LINUX,
@@ -43,13 +28,13 @@ TP_CASE(erase_of_control_char_rubs_out_two_columns, TP_LINUX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_type(&s, "say a\001", "say a ^A");
 	tp_exp_expect_exact(&s, "say a^A", "^A echoed as two characters");
 	tp_exp_type(&s, "\177\n", "DEL and Enter");
 	tp_exp_expect_exact(&s, "\b \b\b \b\r\n", "two-column rub-out");
 	tp_exp_expect_exact(&s, "said [a]", "^A erased from the line");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(kill_rubs_out_whole_line, TP_LINUX,
@@ -59,7 +44,7 @@ TP_CASE(kill_rubs_out_whole_line, TP_LINUX,
 	struct tp_exp s;
 	char want[64] = "";
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_type(&s, "say wrong", "a wrong line");
 	tp_exp_expect_exact(&s, "say wrong", "echo of the wrong line");
 	tp_exp_type(&s, "\025", "^U");
@@ -68,7 +53,7 @@ TP_CASE(kill_rubs_out_whole_line, TP_LINUX,
 	tp_exp_expect_exact(&s, want, "nine rub-outs");
 	tp_exp_type(&s, "say right\n", "the right line");
 	tp_exp_expect_exact(&s, "said [right]", "only the line after ^U");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(word_erase_rubs_out_last_word, TP_LINUX,
@@ -77,13 +62,13 @@ TP_CASE(word_erase_rubs_out_last_word, TP_LINUX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_type(&s, "say one two", "say one two");
 	tp_exp_expect_exact(&s, "say one two", "echo");
 	tp_exp_type(&s, "\027three\n", "^W three");
 	tp_exp_expect_exact(&s, "\b \b\b \b\b \bthree\r\n", "word rubbed out");
 	tp_exp_expect_exact(&s, "said [one three]", "line without the word");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(reprint_redraws_pending_line, TP_LINUX,
@@ -92,11 +77,11 @@ TP_CASE(reprint_redraws_pending_line, TP_LINUX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_type(&s, "say abc\022d\n", "say abc ^R d");
 	tp_exp_expect_exact(&s, "say abc^R\r\nsay abcd\r\n", "reprinted line");
 	tp_exp_expect_exact(&s, "said [abcd]", "line after reprint");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(reprint_after_erase_shows_edited_line, TP_LINUX,
@@ -104,12 +89,12 @@ TP_CASE(reprint_after_erase_shows_edited_line, TP_LINUX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_type(&s, "say abx\177\177cd\022\n", "say abx DEL DEL cd ^R");
 	tp_exp_expect_exact(&s, "say abx\b \b\b \bcd^R\r\nsay acd\r\n",
 			    "reprint of the edited line");
 	tp_exp_expect_exact(&s, "said [acd]", "edited line");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(lnext_makes_erase_data, TP_POSIX,
@@ -118,7 +103,7 @@ TP_CASE(lnext_makes_erase_data, TP_POSIX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_type(&s, "say a\026\177b\n", "say a ^V DEL b");
 	tp_exp_expect_exact(&s, "said [a\\x7fb]", "literal DEL in the line");
 	tp_exp_expect_exact(&s, "$ ", "prompt");
@@ -127,7 +112,7 @@ TP_CASE(lnext_makes_erase_data, TP_POSIX,
 	tp_exp_expect_exact(&s, "say q^\b", "^V pending echo");
 	tp_exp_type(&s, "\025\n", "^U after ^V");
 	tp_exp_expect_exact(&s, "said [q\\x15]", "literal ^U, no kill");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 TP_CASE(erase_stops_at_line_start, TP_POSIX,
@@ -136,7 +121,7 @@ TP_CASE(erase_stops_at_line_start, TP_POSIX,
 {
 	struct tp_exp s;
 
-	shell(&s, tc);
+	tp_exp_shell_start(&s, tc);
 	tp_exp_type(&s, "ab\177\177\177\177", "ab and four DELs");
 	tp_exp_expect_exact(&s, "ab\b \b\b \b", "two rub-outs");
 	tp_exp_type(&s, "say ok\n", "a new line");
@@ -146,7 +131,7 @@ TP_CASE(erase_stops_at_line_start, TP_POSIX,
 	ATF_CHECK_MSG(memmem(t, len, "\b \b\b \b\b \b", 9) == NULL,
 		      "more rub-outs than characters: \"%s\"", tp_esc(t, len));
 	tp_exp_expect_exact(&s, "said [ok]", "line after the erases");
-	logout(&s);
+	tp_exp_shell_exit(&s);
 }
 
 ATF_TP_ADD_TCS(tp)
