@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "tp_expect.h"
 
@@ -48,11 +49,21 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 	tp_waiting_for(what);
 	for (long i = 0; i < n; i++) {
 		int r = tp_exp_try(&s, exp_exact, "\r\n", TP_WAIT_MS);
-		if (r == EXP_EOF)
+		if (r == EXP_EOF) {
+			/* How the child ended tells a lost tail (exit 0)
+			 * from a child cut short (a failed write: exit 2,
+			 * or a signal such as SIGHUP). */
+			char tail[600];
+			snprintf(tail, sizeof(tail), "%s",
+				 tp_esc(exp_buffer,
+					(size_t)(exp_buffer_end - exp_buffer)));
+			int st = tp_exp_close(&s, what);
 			atf_tc_fail("%s: EOF after %ld of %ld lines; unterminated "
-				    "tail: \"%s\"", what, i, n,
-				    tp_esc(exp_buffer,
-					   (size_t)(exp_buffer_end - exp_buffer)));
+				    "tail: \"%s\"; tp_compile %s %d", what, i, n,
+				    tail, WIFSIGNALED(st) ? "killed by signal" :
+				    "exited with", WIFSIGNALED(st) ?
+				    WTERMSIG(st) : WEXITSTATUS(st));
+		}
 		if (r != 0)
 			atf_tc_fail("%s", tp_exp_failure(&s, "\\r\\n", r, what));
 		const char *got;
