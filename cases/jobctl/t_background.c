@@ -165,6 +165,21 @@ op_tcsetpgrp_sigttou(struct bg *b)
 }
 
 /* L: the session leader. */
+
+/* In a child (no ATF calls): set TOSTOP on fd; 0 or a tp_child_fail value. */
+static int
+child_set_tostop(int fd)
+{
+	struct termios t;
+
+	if (tcgetattr(fd, &t) != 0)
+		return tp_child_fail("get termios for TOSTOP: %s", strerror(errno));
+	t.c_lflag |= TOSTOP;
+	if (tcsetattr(fd, TCSANOW, &t) != 0)
+		return tp_child_fail("set TOSTOP: %s", strerror(errno));
+	return 0;
+}
+
 static int
 leader(void *arg)
 {
@@ -174,13 +189,8 @@ leader(void *arg)
 
 	if (tp_child_take_ctty(b->p.slave))
 		return 1;
-	if (b->tostop) {
-		struct termios t;
-		tcgetattr(b->p.slave, &t);
-		t.c_lflag |= TOSTOP;
-		if (tcsetattr(b->p.slave, TCSANOW, &t) != 0)
-			return tp_child_fail("set TOSTOP: %s", strerror(errno));
-	}
+	if (b->tostop && child_set_tostop(b->p.slave) != 0)
+		return 1;
 	if (pipe(rep) != 0)
 		return tp_child_fail("pipe: %s", strerror(errno));
 	pid_t pid = tp_child_fork();
@@ -448,13 +458,8 @@ stopper_leader(void *arg)
 
 	if (tp_child_take_ctty(st->p.slave))
 		return 1;
-	if (st->write) {
-		struct termios t;
-		tcgetattr(st->p.slave, &t);
-		t.c_lflag |= TOSTOP;
-		if (tcsetattr(st->p.slave, TCSANOW, &t) != 0)
-			return tp_child_fail("set TOSTOP: %s", strerror(errno));
-	}
+	if (st->write && child_set_tostop(st->p.slave) != 0)
+		return 1;
 	if (pipe(rep) != 0)
 		return tp_child_fail("pipe: %s", strerror(errno));
 	pid_t pid = tp_child_fork();
