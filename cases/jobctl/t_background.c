@@ -164,8 +164,6 @@ op_tcsetpgrp_sigttou(struct bg *b)
 			     tcsetpgrp(b->p.slave, getpgrp()), SIGTTOU);
 }
 
-/* L: the session leader. */
-
 /* In a child (no ATF calls): set TOSTOP on fd; 0 or a tp_child_fail value. */
 static int
 child_set_tostop(int fd)
@@ -180,6 +178,7 @@ child_set_tostop(int fd)
 	return 0;
 }
 
+/* L: the session leader. */
 static int
 leader(void *arg)
 {
