@@ -395,6 +395,187 @@ TP_CASE(bg_tcsetattr_sigttou_blocked_succeeds, TP_POSIX,
 	tp_pty_close(&b.p);
 }
 
+/* ---------------------------------- the other calls that change the tty */
+
+/* POSIX 11.1.4 lists tcdrain, tcflow, tcflush and tcsendbreak with
+ * tcsetattr: from a background group each is sent SIGTTOU, TOSTOP or not
+ * (Linux: tty_check_change in each ioctl). */
+static const char *
+op_tcflush_sigttou(struct bg *b)
+{
+	return expect_signal("tcflush", tcflush(b->p.slave, TCIFLUSH), SIGTTOU);
+}
+
+static const char *
+op_tcflow_sigttou(struct bg *b)
+{
+	return expect_signal("tcflow", tcflow(b->p.slave, TCOOFF), SIGTTOU);
+}
+
+static const char *
+op_tcdrain_sigttou(struct bg *b)
+{
+	return expect_signal("tcdrain", tcdrain(b->p.slave), SIGTTOU);
+}
+
+static const char *
+op_tcsendbreak_sigttou(struct bg *b)
+{
+	return expect_signal("tcsendbreak", tcsendbreak(b->p.slave, 0), SIGTTOU);
+}
+
+static const char *
+op_tcflush_ok(struct bg *b)
+{
+	if (tcflush(b->p.slave, TCIFLUSH) == 0 && !caught)
+		return NULL;
+	snprintf(msg, sizeof(msg), "background tcflush: %s, caught signal %d; "
+		 "expected success, no signal", strerror(errno), (int)caught);
+	return msg;
+}
+
+/* Queries change nothing, so job control lets them through. */
+static const char *
+op_queries_ok(struct bg *b)
+{
+	struct termios t;
+	struct winsize ws;
+	pid_t sid;
+	int n;
+	const char *failed = NULL;
+	if (tcgetattr(b->p.slave, &t) != 0)
+		failed = "tcgetattr";
+	else if (ioctl(b->p.slave, TIOCGWINSZ, &ws) != 0)
+		failed = "TIOCGWINSZ";
+	else if (tcgetpgrp(b->p.slave) < 0)
+		failed = "tcgetpgrp";
+	else if (ioctl(b->p.slave, TIOCGSID, &sid) != 0)
+		failed = "TIOCGSID";
+	else if (ioctl(b->p.slave, FIONREAD, &n) != 0)
+		failed = "FIONREAD";
+	if (failed)
+		snprintf(msg, sizeof(msg), "background %s: %s", failed,
+			 strerror(errno));
+	else if (caught)
+		snprintf(msg, sizeof(msg), "background queries caught signal %d",
+			 (int)caught);
+	return failed || caught ? msg : NULL;
+}
+
+static const char *
+op_tiocswinsz_ok(struct bg *b)
+{
+	struct winsize ws = {.ws_row = 33, .ws_col = 99};
+	if (ioctl(b->p.slave, TIOCSWINSZ, &ws) == 0 && !caught)
+		return NULL;
+	snprintf(msg, sizeof(msg), "background TIOCSWINSZ: %s, caught signal "
+		 "%d; expected success, no signal", strerror(errno),
+		 (int)caught);
+	return msg;
+}
+
+/* A complete line queued on the slave, visible to FIONREAD. */
+static void
+queue_line(struct bg *b)
+{
+	tp_write_str(b->p.master, "queued\n", "line for the slave");
+	tp_wait_fionread(b->p.slave, 7, TP_WAIT_MS, "queued line on the slave");
+}
+
+TP_CASE(bg_tcflush_gets_sigttou, TP_POSIX,
+	"tcflush from a background process is sent SIGTTOU even without "
+	"TOSTOP, and the queued input line is still there afterwards")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = CATCH, .op = op_tcflush_sigttou};
+	tp_pty_open(&b.p, TP_COOKED);
+	tp_lflag(b.p.slave, 0, TOSTOP);
+	queue_line(&b);
+	run_bg(&b, "background tcflush");
+	ATF_CHECK_EQ_MSG(tp_fionread(b.p.slave), 7, "FIONREAD %d after the "
+			 "refused background tcflush, want 7",
+			 tp_fionread(b.p.slave));
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_tcflush_sigttou_ignored_succeeds, TP_POSIX,
+	"tcflush from a background process with SIGTTOU ignored succeeds and "
+	"discards the queued input line")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = IGNORE, .op = op_tcflush_ok};
+	tp_pty_open(&b.p, TP_COOKED);
+	queue_line(&b);
+	run_bg(&b, "background tcflush, SIGTTOU ignored");
+	ATF_CHECK_EQ_MSG(tp_fionread(b.p.slave), 0, "FIONREAD %d after the "
+			 "background tcflush, want 0", tp_fionread(b.p.slave));
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_tcflow_gets_sigttou, TP_POSIX,
+	"tcflow(TCOOFF) from a background process is sent SIGTTOU even "
+	"without TOSTOP, and output is not suspended")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = CATCH, .op = op_tcflow_sigttou};
+	char got[2];
+	tp_pty_open(&b.p, TP_RAW);
+	tp_lflag(b.p.slave, 0, TOSTOP);
+	run_bg(&b, "background tcflow");
+	tp_write_str(b.p.slave, "ok", "slave output after the refused tcflow");
+	tp_read_exact(b.p.master, got, 2, 2, "slave output on the master");
+	ATF_CHECK(memcmp(got, "ok", 2) == 0);
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_tcdrain_gets_sigttou, TP_POSIX,
+	"tcdrain from a background process is sent SIGTTOU even without "
+	"TOSTOP")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = CATCH, .op = op_tcdrain_sigttou};
+	tp_pty_open(&b.p, TP_RAW);
+	tp_lflag(b.p.slave, 0, TOSTOP);
+	run_bg(&b, "background tcdrain");
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_tcsendbreak_gets_sigttou, TP_POSIX,
+	"tcsendbreak from a background process is sent SIGTTOU even without "
+	"TOSTOP")
+{
+	struct bg b = {.sig = SIGTTOU, .disp = CATCH,
+		       .op = op_tcsendbreak_sigttou};
+	tp_pty_open(&b.p, TP_RAW);
+	tp_lflag(b.p.slave, 0, TOSTOP);
+	run_bg(&b, "background tcsendbreak");
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_queries_get_no_signal, TP_POSIX,
+	"With TOSTOP set, a background process may still query the terminal "
+	"(tcgetattr, TIOCGWINSZ, tcgetpgrp, TIOCGSID, FIONREAD) with no "
+	"SIGTTOU")
+{
+	struct bg b = {.tostop = true, .sig = SIGTTOU, .disp = CATCH,
+		       .op = op_queries_ok};
+	tp_pty_open(&b.p, TP_COOKED);
+	run_bg(&b, "background queries");
+	tp_pty_close(&b.p);
+}
+
+TP_CASE(bg_tiocswinsz_gets_no_signal, TP_LINUX,
+	"Linux lets a background process set the window size: TIOCSWINSZ "
+	"does no job-control check (even with TOSTOP), and the size changes")
+{
+	struct bg b = {.tostop = true, .sig = SIGTTOU, .disp = CATCH,
+		       .op = op_tiocswinsz_ok};
+	struct winsize ws;
+	tp_pty_open(&b.p, TP_COOKED);
+	run_bg(&b, "background TIOCSWINSZ");
+	ATF_REQUIRE(ioctl(b.p.master, TIOCGWINSZ, &ws) == 0);
+	ATF_CHECK_MSG(ws.ws_row == 33 && ws.ws_col == 99, "window size %ux%u "
+		      "after the background TIOCSWINSZ, want 33x99",
+		      ws.ws_row, ws.ws_col);
+	tp_pty_close(&b.p);
+}
+
 /* ------------------------------------------------ default disposition: stop */
 
 /* In L: wait (bounded) until pid stops or exits; returns its status or -1. */
@@ -702,6 +883,13 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, bg_write_tostop_sigttou_blocked_succeeds);
 	ATF_TP_ADD_TC(tp, bg_tcsetattr_sigttou_ignored_succeeds);
 	ATF_TP_ADD_TC(tp, bg_tcsetattr_sigttou_blocked_succeeds);
+	ATF_TP_ADD_TC(tp, bg_tcflush_gets_sigttou);
+	ATF_TP_ADD_TC(tp, bg_tcflush_sigttou_ignored_succeeds);
+	ATF_TP_ADD_TC(tp, bg_tcflow_gets_sigttou);
+	ATF_TP_ADD_TC(tp, bg_tcdrain_gets_sigttou);
+	ATF_TP_ADD_TC(tp, bg_tcsendbreak_gets_sigttou);
+	ATF_TP_ADD_TC(tp, bg_queries_get_no_signal);
+	ATF_TP_ADD_TC(tp, bg_tiocswinsz_gets_no_signal);
 	ATF_TP_ADD_TC(tp, bg_read_default_sigttin_stops_then_fg_reads);
 	ATF_TP_ADD_TC(tp, bg_write_tostop_default_stops_then_fg_writes);
 	ATF_TP_ADD_TC(tp, bg_read_orphaned_group_eio_no_stop);
