@@ -51,18 +51,25 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 		int r = tp_exp_try(&s, exp_exact, "\r\n", TP_WAIT_MS);
 		if (r == EXP_EOF) {
 			/* How the child ended tells a lost tail (exit 0)
-			 * from a child cut short (a failed write: exit 2,
-			 * or a signal such as SIGHUP). */
-			char tail[600];
+			 * from a child cut short (a failed write: exit
+			 * 100 + errno, or a signal such as SIGHUP). */
+			char tail[600], how[96];
 			snprintf(tail, sizeof(tail), "%s",
 				 tp_esc(exp_buffer,
 					(size_t)(exp_buffer_end - exp_buffer)));
 			int st = tp_exp_close(&s, what);
+			if (WIFSIGNALED(st))
+				snprintf(how, sizeof(how), "killed by %s",
+					 strsignal(WTERMSIG(st)));
+			else if (WEXITSTATUS(st) > 100)
+				snprintf(how, sizeof(how), "had a write fail: %s",
+					 strerror(WEXITSTATUS(st) - 100));
+			else
+				snprintf(how, sizeof(how), "exited with %d",
+					 WEXITSTATUS(st));
 			atf_tc_fail("%s: EOF after %ld of %ld lines; unterminated "
-				    "tail: \"%s\"; tp_compile %s %d", what, i, n,
-				    tail, WIFSIGNALED(st) ? "killed by signal" :
-				    "exited with", WIFSIGNALED(st) ?
-				    WTERMSIG(st) : WEXITSTATUS(st));
+				    "tail: \"%s\"; tp_compile %s", what, i, n, tail,
+				    how);
 		}
 		if (r != 0)
 			atf_tc_fail("%s", tp_exp_failure(&s, "\\r\\n", r, what));
