@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,4 +335,23 @@ ku_default_cache(char *out, size_t outlen)
 	}
 	const char *h = getenv("HOME");
 	snprintf(out, outlen, "%s/.cache/ttypot", h && *h ? h : "/root");
+}
+
+int ku_common_dir(const char *a, const char *b, char *out, size_t outlen)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	if (!realpath(a, ra) || !realpath(b, rb))
+		return -1;
+	size_t n = 0, slash = 0;
+	while (ra[n] && ra[n] == rb[n]) {
+		if (ra[n] == '/')
+			slash = n;
+		n++;
+	}
+	if ((!ra[n] || ra[n] == '/') && (!rb[n] || rb[n] == '/'))
+		slash = n;
+	if (slash <= 1)
+		return -1;
+	ra[slash] = '\0';
+	return ku_fmt(out, outlen, "%s", ra) > 0 ? 0 : -1;
 }

@@ -29,6 +29,10 @@ int ku_write_file(const char *path, const char *data, size_t len);
 int ku_copy_file(const char *from, const char *to);
 
 /* The cache dir: $TTYPOT_CACHE, else $HOME/.cache/ttypot. */
+/* The longest common directory of existing paths a and b (both resolved),
+ * 0; -1 when it is only "/" (too wide to be useful) or a path is missing. */
+int ku_common_dir(const char *a, const char *b, char *out, size_t outlen);
+
 void ku_default_cache(char *out, size_t outlen);
 
 /* snprintf that reports truncation as -1. */

@@ -81,24 +81,9 @@ void kr_env_free(struct kr_env *e)
 void kr_ccache_basedir(const char *a, const char *b)
 {
 	const char *cur = getenv("CCACHE_BASEDIR");
-	if (cur && *cur)
-		return;
-	char ra[PATH_MAX], rb[PATH_MAX];
-	if (!realpath(a, ra) || !realpath(b, rb))
-		return;
-	size_t n = 0, slash = 0;
-	while (ra[n] && ra[n] == rb[n]) {
-		if (ra[n] == '/')
-			slash = n;
-		n++;
-	}
-	if ((!ra[n] || ra[n] == '/') && (!rb[n] || rb[n] == '/'))
-		slash = n;
-	/* "/" is too wide to be useful; leave ccache alone then. */
-	if (slash <= 1)
-		return;
-	ra[slash] = '\0';
-	setenv("CCACHE_BASEDIR", ra, 1);
+	char dir[PATH_MAX];
+	if ((!cur || !*cur) && ku_common_dir(a, b, dir, sizeof dir) == 0)
+		setenv("CCACHE_BASEDIR", dir, 1);
 }
 
 int kr_resolve(const struct kr_env *e, const char *spec, struct kernel_info *ki,
