@@ -25,6 +25,11 @@ cache=${TTYPOT_CACHE:-$HOME/.cache/ttypot}/cross/$ARCH
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 exec 3>&1 1>&2
+# Search paths from the caller's environment would reach past the sysroot.
+unset LIBRARY_PATH CPATH C_INCLUDE_PATH GCC_EXEC_PREFIX COMPILER_PATH
+# Compiler messages in ASCII: NOT-BUILT quotes them.
+LC_ALL=C
+export LC_ALL
 
 command -v "${CC%% *}" >/dev/null || die "no ${CC%% *}: run harness/deps.sh cross"
 # Two builds of one ARCH at once would share every directory: one waits.

@@ -8,10 +8,12 @@ stamp_ok() { [ "$(cat "$cache/stamps/$1" 2>/dev/null)" = "$2" ]; }
 stamp_set() { mkdir -p "$cache/stamps" && printf '%s\n' "$2" > "$cache/stamps/$1"; }
 stamp_get() { cat "$cache/stamps/$1" 2>/dev/null; }
 
-# Hash of its arguments' text and of the files named on stdin.
+# Hash of its arguments' text and of the files named on stdin (their
+# contents and names below the source tree: another checkout of the same
+# sources, a worktree say, has the same key).
 key_of() {
-	{ printf '%s\n' "$@"; tr '\n' '\0' | xargs -0r sha256sum; } |
-		sha256sum | cut -c1-16
+	{ printf '%s\n' "$@"; tr '\n' '\0' | xargs -0r sha256sum |
+		sed "s|  $src/|  |"; } | sha256sum | cut -c1-16
 }
 
 # Replace directory $2 by the freshly built $1 (one rename when $2 is new).

@@ -86,7 +86,7 @@ stage_build() {
 			continue
 		fi
 		log="$build/.logs/$(echo "$p" | tr / _).log"
-		err=$(grep -m1 -E 'error|undefined reference|Terminated' "$log" 2>/dev/null ||
+		err=$(grep -m1 -E ': (fatal )?error: |undefined reference|Terminated|Killed' "$log" 2>/dev/null ||
 			head -n 1 "$log" 2>/dev/null)
 		printf '%s: %s\n' "$p" "${err:-no output (timed out after ${SUITE_TIMEOUT} s?)}" >> "$build/NOT-BUILT.tmp"
 	done
