@@ -16,7 +16,8 @@ command -v "$QEMU_USER" >/dev/null || { echo "smoke: no $QEMU_USER (apt-get inst
 run() { timeout 120 "$QEMU_USER" -L "$root" "$@"; }
 fail=0
 check() {
-	if out=$("$@" 2>&1); then echo "smoke $ARCH: ok: ${*##*/}"; else
+	what=$*
+	if out=$("$@" 2>&1); then echo "smoke $ARCH: ok: ${what##*/}"; else
 		echo "smoke $ARCH: FAILED: $*"; printf '%s\n' "$out" | tail -n 5; fail=1; fi
 }
 check run "$root/usr/bin/kyua" about
