@@ -21,9 +21,10 @@ debs_closure() {
 		for p in $todo; do
 			case "$seen" in *" $p "*) continue ;; esac
 			seen="$seen$p "
-			deps=$(timeout 60 apt-cache depends --important "$p:$ARCH" 2>/dev/null |
-				sed -n "s/^ *\(Pre\)\{0,1\}Depends: \(lib[a-z0-9.+-]*\):$ARCH\$/\2/p") ||
-				die "apt-cache depends $p:$ARCH failed (is $ARCH a dpkg architecture? run harness/deps.sh cross)"
+			out=$(timeout 60 apt-cache depends --important "$p:$ARCH" 2>&1) ||
+				die "apt-cache depends $p:$ARCH failed: $(printf '%s' "$out" | tail -n 1)"
+			deps=$(printf '%s\n' "$out" |
+				sed -n "s/^ *\(Pre\)\{0,1\}Depends: \(lib[a-z0-9.+-]*\):$ARCH\$/\2/p")
 			next="$next $deps"
 		done
 		todo=$next
@@ -39,10 +40,12 @@ stage_debs() {
 	dpkg --print-foreign-architectures | grep -qx "$ARCH" ||
 		[ "$(dpkg --print-architecture)" = "$ARCH" ] ||
 		die "$ARCH is not a dpkg architecture here: run harness/deps.sh cross (dpkg --add-architecture $ARCH; apt-get update)"
-	pkgs=$({ printf '%s\n' $DEBS_BASE; debs_closure; } | sort -u)
-	log "downloading $(echo $pkgs | wc -w) packages: $(echo $pkgs)"
 	tmp="$cache/debs.tmp"
 	rm -rf "$tmp" && mkdir -p "$tmp"
+	debs_closure > "$tmp/closure"
+	pkgs=$({ printf '%s\n' $DEBS_BASE; cat "$tmp/closure"; } | sort -u)
+	rm -f "$tmp/closure"
+	log "downloading $(echo $pkgs | wc -w) packages: $(echo $pkgs)"
 	args=""
 	for p in $pkgs; do args="$args $p:$ARCH"; done
 	# One apt-get for all; when it fails, one per package names the culprit.
@@ -51,7 +54,7 @@ stage_debs() {
 		for p in $pkgs; do
 			ls "$tmp/${p}_"*".deb" >/dev/null 2>&1 && continue
 			(cd "$tmp" && timeout "$DEBS_TIMEOUT" apt-get download -q "$p:$ARCH" >>download.log 2>&1) ||
-				die "cannot download $p:$ARCH: $(grep -E '^(E|W):' "$tmp/download.log" | tail -n 1)"
+				die "cannot download $p:$ARCH: $(grep '^E:' "$tmp/download.log" | tail -n 1)"
 		done
 	fi
 	rm -f "$tmp/download.log"
