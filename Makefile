@@ -47,7 +47,7 @@ HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 GUEST_TEST_SRCS   := $(wildcard harness/tests/guest/t_*.c)
 GUEST_TESTS       := $(GUEST_TEST_SRCS:.c=)
 
-.PHONY: all check check-man check-fuzz matrix bench mutants coverage bisect-demo deps clean install
+.PHONY: all check check-man check-fuzz matrix bench mutants coverage bisect-demo deps clean install cross cross-all
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS) $(GUEST_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
@@ -157,6 +157,21 @@ bisect-demo: DEPS_FOR = matrix
 bisect-demo: deps
 	@$(MAKE) --no-print-directory all
 	fixtures/bisect-demo.sh
+
+# The suite and a guest userland for another architecture, built with
+# Debian's cross compilers against downloaded packages of it
+# (harness/cross/build.sh; the tree lands in ~/.cache/ttypot/cross/ARCH/root):
+# make cross ARCH=arm64|ppc64el|i386, or all three with make cross-all.
+CROSS_ARCHS := arm64 ppc64el i386
+cross: DEPS_FOR = cross
+cross: deps
+	@case " $(CROSS_ARCHS) " in *" $(ARCH) "*) ;; \
+	*) echo "make cross: ARCH=$(ARCH): give one of $(CROSS_ARCHS)"; exit 2 ;; esac
+	harness/cross/build.sh $(ARCH)
+
+cross-all: DEPS_FOR = cross
+cross-all: deps
+	@for a in $(CROSS_ARCHS); do harness/cross/build.sh $$a || exit 1; done
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/ttypot

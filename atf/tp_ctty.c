@@ -328,5 +328,10 @@ tp_wait_blocked_fd(pid_t pid, long nr, int fd, const char *what)
 void
 tp_wait_blocked_poll(pid_t pid, const char *what)
 {
+#ifdef SYS_poll
 	wait_blocked(pid, SYS_poll, SYS_ppoll, -1, true, what);
+#else
+	/* arm64 (and other new ports) have ppoll only: libc's poll uses it. */
+	wait_blocked(pid, SYS_ppoll, SYS_ppoll, -1, true, what);
+#endif
 }

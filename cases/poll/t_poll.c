@@ -10,19 +10,33 @@
 #include <sys/select.h>
 #include <sys/syscall.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ttypot.h"
+
+/* The raw poll system call, so the case knows which call to see the
+ * poller asleep in (glibc's poll() might use ppoll).  Architectures without
+ * poll(2) (arm64) have ppoll only; a relative timeout means the same. */
+#ifdef SYS_poll
+#define POLL_NR SYS_poll
+#define raw_poll(pfd, n, ms) syscall(SYS_poll, (pfd), (n), (ms))
+#else
+#define POLL_NR SYS_ppoll
+#define raw_poll(pfd, n, ms)                                                 \
+	syscall(SYS_ppoll, (pfd), (n),                                       \
+		&(struct timespec){.tv_sec = (ms) / 1000,                    \
+				   .tv_nsec = (ms) % 1000 * 1000000L},       \
+		NULL, 0)
+#endif
 
 static int
 rdnorm_poller(void *arg)
 {
 	struct tp_pty *p = arg;
 	struct pollfd pfd = {.fd = p->slave, .events = POLLRDNORM};
-	/* The raw system call, so the case can see this process asleep in
-	 * it (glibc's poll() might use ppoll). */
 	long long start = tp_now_ms();
-	long r = syscall(SYS_poll, &pfd, 1, TP_WAIT_MS);
+	long r = raw_poll(&pfd, 1, TP_WAIT_MS);
 	long long took = tp_now_ms() - start;
 	/* poll() re-checks readiness when its timeout ends, so a poller that
 	 * was never woken still returns 1 then: the time tells them apart. */
@@ -47,7 +61,7 @@ TP_CASE_COMMITS(pollrdnorm_wakes_sleeping_poller, TP_LINUX, "57087d515441",
 	tp_pty_open(&p, TP_COOKED);
 	tp_lflag(p.slave, ICANON, ECHO);
 	tp_child_start(&c, rdnorm_poller, &p);
-	tp_wait_blocked(c.pid, SYS_poll, "poller asleep in poll(2)");
+	tp_wait_blocked(c.pid, POLL_NR, "poller asleep in poll(2)");
 	tp_write_str(p.master, "hello\n", "line for the poller");
 	tp_child_join(&c, TP_WAIT_MS, "POLLRDNORM poller");
 	tp_pty_close(&p);
