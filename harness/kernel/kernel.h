@@ -3,7 +3,8 @@
  * kernel/ -> guest/ -> results/ -> report/ -> commands/).
  *
  * kspec_parse() checks a command-line kernel (host, a bzImage path,
- * deb:PACKAGE, src:linux-source-X.Y, tree:DIR); kernel_resolve() turns it into
+ * deb:PACKAGE[:ARCH], src:linux-source-X.Y, tree:DIR, each optionally
+ * +compat32); kernel_resolve() turns it into
  * a bootable image (downloads, builds, caches).  A new kind of kernel source
  * is a resolve_<kind>.c in this folder plus a case in resolve.c.
  */
@@ -27,7 +28,21 @@ struct kspec {
 	char arg[512];     /* path, package name, source package or tree dir */
 	char version[128]; /* deb:PACKAGE=VERSION, else "" */
 	bool deb_is_file;  /* KSPEC_DEB given as a path to a .deb */
+	char arch[16];     /* guest architecture: x86_64, arm64, ppc64le */
+	bool arch_given;   /* said by the spec (":ARCH") or --arch */
+	char abi[16];      /* userland ABI: "" native, "compat32" (i386 on x86_64) */
 };
+
+/* Architecture names: the kernel's (x86_64, arm64, ppc64le) and Debian's
+ * (amd64, arm64, ppc64el; aarch64 too).  Returns the kernel's name, or NULL. */
+const char *karch_canon(const char *name);
+/* The Debian architecture of a kernel arch name (x86_64 -> amd64). */
+const char *karch_debian(const char *arch);
+
+/* Set the architecture of a parsed spec (--arch ARCH); an arch the spec
+ * already names must agree.  0, or -1 with a message. */
+int kspec_set_arch(struct kspec *s, const char *arch, char *err,
+		   size_t errlen);
 
 /* Parse one kernel spec.  Returns 0, or -1 with a message naming the input
  * in err (syntax only: no file system or network access). */
@@ -41,7 +56,8 @@ struct kernel_info {
 	char release[128];     /* uname -r, when known before boot */
 	char version[256];     /* .deb version, git sha (+dirty), or "" */
 	char config_hash[20];  /* first 16 hex of sha256 of the .config */
-	char arch[16];         /* x86_64 */
+	char arch[16];         /* x86_64, arm64, ppc64le */
+	char abi[16];          /* "" native, "compat32" */
 };
 
 /* Resolve a parsed spec to a bootable kernel, downloading/building into the

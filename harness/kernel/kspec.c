@@ -6,8 +6,61 @@
 #include <string.h>
 
 #define KSPEC_FORMS                                                            \
-	"host, PATH (bzImage), deb:PACKAGE[=VERSION], PATH.deb, "              \
-	"src:linux-source-X.Y, tree:DIR"
+	"host, PATH (kernel image), deb:PACKAGE[=VERSION][:ARCH], PATH.deb, "  \
+	"src:linux-source-X.Y, tree:DIR; +compat32 after any but host"
+
+/* Kernel arch, then the other names it goes by (Debian's first). */
+static const char *const arches[][3] = {
+	{"x86_64", "amd64", NULL},
+	{"arm64", "arm64", "aarch64"},
+	{"ppc64le", "ppc64el", NULL},
+};
+
+const char *
+karch_canon(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof arches / sizeof *arches; i++)
+		for (int j = 0; j < 3; j++)
+			if (arches[i][j] && !strcmp(name, arches[i][j]))
+				return arches[i][0];
+	return NULL;
+}
+
+const char *
+karch_debian(const char *arch)
+{
+	const char *c = karch_canon(arch);
+	for (size_t i = 0; c && i < sizeof arches / sizeof *arches; i++)
+		if (!strcmp(c, arches[i][0]))
+			return arches[i][1];
+	return NULL;
+}
+
+int
+kspec_set_arch(struct kspec *s, const char *arch, char *err, size_t errlen)
+{
+	const char *c = karch_canon(arch);
+	if (!c) {
+		snprintf(err, errlen, "unknown architecture '%.40s' (expected "
+			 "x86_64/amd64, arm64, ppc64le/ppc64el)", arch);
+		return -1;
+	}
+	if (s->kind == KSPEC_HOST)
+		return 0; /* the host is what it is; resolve_host says */
+	if (s->arch_given && strcmp(s->arch, c)) {
+		snprintf(err, errlen, "kernel spec '%.300s': says %s, --arch "
+			 "says %s", s->text, s->arch, c);
+		return -1;
+	}
+	if (s->abi[0] && strcmp(c, "x86_64")) {
+		snprintf(err, errlen, "kernel spec '%.300s': +compat32 needs an "
+			 "x86_64 kernel, not %s", s->text, c);
+		return -1;
+	}
+	snprintf(s->arch, sizeof s->arch, "%s", c);
+	s->arch_given = true;
+	return 0;
+}
 
 static int
 fail(char *err, size_t errlen, const char *text, const char *why)
@@ -66,6 +119,39 @@ kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
 			return fail(err, errlen, text,
 				    "contains a control character");
 	strcpy(out->text, text);
+	strcpy(out->arch, "x86_64");
+
+	/* "+compat32": the same kernel, the i386 userland. */
+	char body[512];
+	strcpy(body, text);
+	if (has_suffix(body, "+compat32")) {
+		body[strlen(body) - strlen("+compat32")] = '\0';
+		if (!strcmp(body, "host"))
+			return fail(err, errlen, text, "+compat32 runs the "
+				    "i386 suite in a guest; the host cannot "
+				    "take it");
+		strcpy(out->abi, "compat32");
+	}
+	/* deb:PACKAGE[=VERSION]:ARCH (a version's epoch colon is followed by
+	 * a digit, an arch by a letter). */
+	if (!strncmp(body, "deb:", 4)) {
+		char *c = strrchr(body + 4, ':');
+		if (c && isalpha((unsigned char)c[1])) {
+			const char *a = karch_canon(c + 1);
+			if (!a)
+				return fail(err, errlen, text,
+					    "unknown architecture after ':' "
+					    "(expected amd64, arm64 or "
+					    "ppc64el)");
+			strcpy(out->arch, a);
+			out->arch_given = true;
+			*c = '\0';
+		}
+	}
+	if (out->abi[0] && strcmp(out->arch, "x86_64"))
+		return fail(err, errlen, text,
+			    "+compat32 needs an x86_64 (amd64) kernel");
+	text = body;
 
 	if (!strcmp(text, "host")) {
 		out->kind = KSPEC_HOST;
@@ -75,21 +161,21 @@ kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
 		const char *p = text + 4, *eq = strchr(p, '=');
 		size_t n = eq ? (size_t)(eq - p) : strlen(p);
 		if (n == 0)
-			return fail(err, errlen, text,
+			return fail(err, errlen, out->text,
 				    "deb: needs a package name, e.g. "
 				    "deb:linux-image-6.1.0-41-amd64");
 		if (!valid_pkg(p, n))
-			return fail(err, errlen, text,
+			return fail(err, errlen, out->text,
 				    "not a valid Debian package name");
 		if (eq && !valid_version(eq + 1))
-			return fail(err, errlen, text,
+			return fail(err, errlen, out->text,
 				    "not a valid Debian version after '='");
 		out->kind = KSPEC_DEB;
 		memcpy(out->arg, p, n);
 		out->arg[n] = '\0';
 		if (eq) {
 			if (strlen(eq + 1) >= sizeof out->version)
-				return fail(err, errlen, text,
+				return fail(err, errlen, out->text,
 					    "version too long");
 			strcpy(out->version, eq + 1);
 		}
@@ -104,7 +190,7 @@ kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
 		    sscanf(v, "%u.%u%c", &maj, &min, &extra) != 2 ||
 		    !isdigit((unsigned char)*v) ||
 		    strspn(v, "0123456789.") != strlen(v))
-			return fail(err, errlen, text,
+			return fail(err, errlen, out->text,
 				    "src: expects a Debian kernel source "
 				    "package, e.g. src:linux-source-6.12");
 		out->kind = KSPEC_SRC;
@@ -113,7 +199,7 @@ kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
 	}
 	if (!strncmp(text, "tree:", 5)) {
 		if (!text[5])
-			return fail(err, errlen, text,
+			return fail(err, errlen, out->text,
 				    "tree: needs a kernel source directory");
 		out->kind = KSPEC_TREE;
 		strcpy(out->arg, text + 5);
@@ -127,7 +213,7 @@ kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
 			if (!islower((unsigned char)*q))
 				word = false;
 		if (word)
-			return fail(err, errlen, text,
+			return fail(err, errlen, out->text,
 				    "unknown kind before ':'; expected one "
 				    "of: " KSPEC_FORMS);
 	}
@@ -138,7 +224,7 @@ kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
 		return 0;
 	}
 	if (has_suffix(text, "/"))
-		return fail(err, errlen, text,
+		return fail(err, errlen, out->text,
 			    "a directory is not a kernel image (use tree:DIR "
 			    "for a source tree)");
 	out->kind = KSPEC_IMAGE;
