@@ -225,10 +225,20 @@ static bool resolve_all(struct mrun *r)
 		fprintf(stderr, "[%zu/%zu] %s: resolving\n", i + 1, r->n, j->spec.text);
 		j->col = col_new(NULL);
 		snprintf(j->col->spec, sizeof j->col->spec, "%s", j->spec.text);
+		/* what the spec asks for; the resolver's answer when it has one */
+		col_set_arch(j->col, j->spec.arch, j->spec.abi);
 		int rc = kernel_resolve(&j->spec, cache, &j->ki, err, sizeof err);
-		const char *want = rc == 0 && j->ki.label[0] ? j->ki.label : j->spec.text;
-		char label[128];
-		snprintf(label, sizeof label, "%.127s", want);
+		if (rc == 0)
+			col_set_arch(j->col, j->ki.arch[0] ? j->ki.arch : NULL,
+				     j->ki.abi[0] ? j->ki.abi : NULL);
+		const char *got = rc == 0 && j->ki.label[0] ? j->ki.label : j->spec.text;
+		char want[128], label[128];
+		/* the compat column of a kernel is another column of that kernel */
+		if (rc == 0 && j->col->abi[0] && !strstr(got, j->col->abi))
+			snprintf(want, sizeof want, "%.100s+%s", got, j->col->abi);
+		else
+			snprintf(want, sizeof want, "%.127s", got);
+		snprintf(label, sizeof label, "%s", want);
 		for (int k = 2; label_taken(r->jobs, i, label); k++)
 			snprintf(label, sizeof label, "%.100s-%d", want, k);
 		snprintf(j->col->label, sizeof j->col->label, "%s", label);
@@ -242,7 +252,6 @@ static bool resolve_all(struct mrun *r)
 		snprintf(j->col->uname, sizeof j->col->uname, "%s", j->ki.release);
 		snprintf(j->col->version, sizeof j->col->version, "%s", j->ki.version);
 		snprintf(j->col->config_hash, sizeof j->col->config_hash, "%s", j->ki.config_hash);
-		snprintf(j->col->arch, sizeof j->col->arch, "%s", j->ki.arch);
 		j->runnable = true;
 		guests |= j->spec.kind != KSPEC_HOST;
 	}

@@ -1,5 +1,6 @@
 /* result.c: the per-kernel column model. */
 #include "result.h"
+#include "kernel.h"
 #include "rbuf.h"
 
 #include <stdio.h>
@@ -243,4 +244,22 @@ bool case_selected(const char *filter, const char *id)
 		p += n;
 	}
 	return !any;
+}
+
+void col_set_arch(struct column *c, const char *arch, const char *abi)
+{
+	if (arch) {
+		const char *canon = karch_canon(arch);
+		snprintf(c->arch, sizeof c->arch, "%s", canon ? canon : arch);
+	}
+	if (abi)
+		snprintf(c->abi, sizeof c->abi, "%s", abi);
+}
+
+void col_arch_abi(const struct column *c, char *out, size_t outlen)
+{
+	if (!c->arch[0])
+		snprintf(out, outlen, "%s", "");
+	else
+		snprintf(out, outlen, "%s%s%s", c->arch, c->abi[0] ? "-" : "", c->abi);
 }

@@ -207,7 +207,9 @@ ATF_TC_BODY(csv_rows, tc)
 	struct rbuf b = {0};
 	report_csv(&m, &b);
 	ATF_CHECK_EQ(count(b.s, "\r\n"), (int)m.rows.n + 1);
-	ATF_CHECK(strncmp(b.s, "case,area,host,deb<6.1>\r\n", 25) == 0);
+	/* each kernel's header names its arch (U+00B7 between) */
+	const char *head = "case,area,host \xc2\xb7 x86_64,deb<6.1> \xc2\xb7 x86_64\r\n";
+	ATF_CHECK_MSG(strncmp(b.s, head, strlen(head)) == 0, "%.80s", b.s);
 	ATF_CHECK(strstr(b.s, "pty/t_x:b,pty,pass,fail (regression)\r\n") != NULL);
 	ATF_CHECK(strstr(b.s, "close/t_y:d,close,,panic (new)\r\n") != NULL);
 	struct rbuf q = {0};
@@ -258,7 +260,8 @@ ATF_TC_BODY(markdown, tc)
 	sample(&m);
 	struct rbuf b = {0};
 	report_md(&m, &b);
-	ATF_CHECK(strstr(b.s, "## pty\n\n| case | host (baseline) | deb&lt;6.1&gt; |") != NULL);
+	ATF_CHECK(strstr(b.s, "## pty\n\n| case | host \xc2\xb7 x86\\_64 (baseline) | "
+			  "deb&lt;6.1&gt; \xc2\xb7 x86\\_64 |") != NULL);
 	ATF_CHECK(strstr(b.s, "## close") != NULL);
 	ATF_CHECK(strstr(b.s, "| pty/t\\_x:b | pass | **fail (regression)** |") != NULL);
 	ATF_CHECK(strstr(b.s, "\\|pipe\\|") != NULL);
