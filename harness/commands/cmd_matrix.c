@@ -158,35 +158,44 @@ struct mrun {
 	struct expectations ex;
 };
 
-/* The kernels: host for run, the default list, or the command line; every
- * spec must parse before any work.  -1 with a message printed. */
+/* The kernels: host for run, the command line with its presets expanded
+ * (none: the default preset); every spec must parse, and --arch apply,
+ * before any work.  -1 with a message printed. */
 static int take_specs(struct mrun *r)
 {
 	const struct cli *o = r->o;
 	char err[1024];
 	if (o->cmd == CMD_RUN) {
 		idlist_add(&r->specs, "host");
-	} else if (o->nargs == 0) {
-		if (deflist_kernels(&r->specs, err, sizeof err) < 0) {
+	} else {
+		if (deflist_expand(&deflist_apt, o->args, o->nargs, &r->specs, err,
+				   sizeof err) < 0) {
 			fprintf(stderr, "ttypot: %s\n", err);
 			return -1;
 		}
-		fprintf(stderr, "ttypot: default kernels:");
-		for (size_t i = 0; i < r->specs.n; i++)
-			fprintf(stderr, " %s", r->specs.v[i]);
-		fprintf(stderr, "\n");
-	} else {
+		bool preset = o->nargs == 0;
 		for (int i = 0; i < o->nargs; i++)
-			idlist_add(&r->specs, o->args[i]);
+			preset |= !strcmp(o->args[i], "default") || !strcmp(o->args[i], "abi");
+		if (preset) {
+			fprintf(stderr, "ttypot: kernels:");
+			for (size_t i = 0; i < r->specs.n; i++)
+				fprintf(stderr, " %s", r->specs.v[i]);
+			fprintf(stderr, "\n");
+		}
 	}
 	r->n = r->specs.n;
 	r->jobs = xrealloc(NULL, r->n * sizeof *r->jobs);
 	memset(r->jobs, 0, r->n * sizeof *r->jobs);
+	struct kspec *specs = xrealloc(NULL, (r->n + 1) * sizeof *specs);
+	memset(specs, 0, (r->n + 1) * sizeof *specs);
+	int rc = deflist_parse_specs(&r->specs, o->arch, specs, err, sizeof err);
 	for (size_t i = 0; i < r->n; i++)
-		if (kspec_parse(r->specs.v[i], &r->jobs[i].spec, err, sizeof err) < 0) {
-			fprintf(stderr, "ttypot: %s\n", err);
-			return -1;
-		}
+		r->jobs[i].spec = specs[i];
+	free(specs);
+	if (rc < 0) {
+		fprintf(stderr, "ttypot: %s\n", err);
+		return -1;
+	}
 	return 0;
 }
 
