@@ -240,21 +240,12 @@ static bool resolve_all(struct mrun *r)
 		if (rc == 0)
 			col_set_arch(j->col, j->ki.arch[0] ? j->ki.arch : NULL,
 				     j->ki.abi[0] ? j->ki.abi : NULL);
-		char got[128], want[128], label[128], aa[40], tail[48];
-		snprintf(got, sizeof got, "%.127s", rc == 0 && j->ki.label[0] ? j->ki.label : j->spec.text);
-		/* Headings name the arch and ABI (report_col_title): a resolver's
-		 * "REL [ARCH-ABI]" label loses the bracket, so that labels stay
-		 * plain words for --baseline and file names. */
-		col_arch_abi(j->col, aa, sizeof aa);
-		snprintf(tail, sizeof tail, " [%s]", aa);
-		size_t gl = strlen(got), tl = strlen(tail);
-		if (rc == 0 && aa[0] && gl > tl && strcmp(got + gl - tl, tail) == 0)
-			got[gl - tl] = '\0';
-		/* the compat column of a kernel is another column of that kernel */
-		if (rc == 0 && j->col->abi[0] && !strstr(got, j->col->abi))
-			snprintf(want, sizeof want, "%.100s+%s", got, j->col->abi);
+		char want[128], label[128];
+		if (rc == 0)
+			col_label_for(j->col, j->ki.label[0] ? j->ki.label : j->spec.text, want,
+				      sizeof want);
 		else
-			snprintf(want, sizeof want, "%.127s", got);
+			snprintf(want, sizeof want, "%.127s", j->spec.text);
 		snprintf(label, sizeof label, "%s", want);
 		for (int k = 2; label_taken(r->jobs, i, label); k++)
 			snprintf(label, sizeof label, "%.100s-%d", want, k);

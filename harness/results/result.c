@@ -263,3 +263,19 @@ void col_arch_abi(const struct column *c, char *out, size_t outlen)
 	else
 		snprintf(out, outlen, "%s%s%s", c->arch, c->abi[0] ? "-" : "", c->abi);
 }
+
+void col_label_for(const struct column *c, const char *resolved, char *out,
+		   size_t outlen)
+{
+	char got[128], aa[40], tail[48];
+	snprintf(got, sizeof got, "%.127s", resolved);
+	col_arch_abi(c, aa, sizeof aa);
+	snprintf(tail, sizeof tail, " [%s]", aa);
+	size_t gl = strlen(got), tl = strlen(tail);
+	if (aa[0] && gl > tl && strcmp(got + gl - tl, tail) == 0)
+		got[gl - tl] = '\0';
+	if (c->abi[0] && !strstr(got, c->abi))
+		snprintf(out, outlen, "%.100s+%.20s", got, c->abi);
+	else
+		snprintf(out, outlen, "%s", got);
+}

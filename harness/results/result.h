@@ -81,6 +81,12 @@ struct case_result *col_find(const struct column *c, const char *id);
 void col_set_arch(struct column *c, const char *arch, const char *abi);
 /* "x86_64", "x86_64-compat32", "arm64"; "" when the arch is unknown. */
 void col_arch_abi(const struct column *c, char *out, size_t outlen);
+/* The label of a column (arch and abi set) from a resolver's label:
+ * headings name the arch and ABI, so a trailing " [ARCH-ABI]" goes, and a
+ * column of another ABI than the kernel's own gets "+ABI" unless the label
+ * says it ("6.1.0-57-amd64 [x86_64-compat32]" -> "6.1.0-57-amd64+compat32"). */
+void col_label_for(const struct column *c, const char *resolved, char *out,
+		   size_t outlen);
 const char *col_feature(const struct column *c, const char *key);
 void col_set_feature(struct column *c, const char *key, const char *value);
 

@@ -307,6 +307,20 @@ ATF_TC_BODY(labels_by_arch, tc)
 	char aa[40];
 	col_arch_abi(m.cols[4], aa, sizeof aa);
 	ATF_CHECK_STREQ(aa, "x86_64-compat32");
+	/* labels from resolvers: the heading names the arch, the label need not */
+	char l[128];
+	col_label_for(k32, "6.1.0-57-amd64", l, sizeof l);
+	ATF_CHECK_STREQ(l, "6.1.0-57-amd64+compat32");
+	col_label_for(k32, "6.1.0-57-amd64 [x86_64-compat32]", l, sizeof l);
+	ATF_CHECK_STREQ(l, "6.1.0-57-amd64+compat32");
+	col_label_for(a, "6.1.0-57-arm64 [arm64]", l, sizeof l);
+	ATF_CHECK_STREQ(l, "6.1.0-57-arm64");
+	col_label_for(a, "6.1.0-57-arm64 [ppc64le]", l, sizeof l); /* not its arch: kept */
+	ATF_CHECK_STREQ(l, "6.1.0-57-arm64 [ppc64le]");
+	col_label_for(k, "6.1.0-57-amd64", l, sizeof l);
+	ATF_CHECK_STREQ(l, "6.1.0-57-amd64");
+	col_label_for(k32, "my-compat32-build", l, sizeof l); /* says it already */
+	ATF_CHECK_STREQ(l, "my-compat32-build");
 	matrix_free(&m);
 }
 
