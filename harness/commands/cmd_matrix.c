@@ -158,35 +158,44 @@ struct mrun {
 	struct expectations ex;
 };
 
-/* The kernels: host for run, the default list, or the command line; every
- * spec must parse before any work.  -1 with a message printed. */
+/* The kernels: host for run, the command line with its presets expanded
+ * (none: the default preset); every spec must parse, and --arch apply,
+ * before any work.  -1 with a message printed. */
 static int take_specs(struct mrun *r)
 {
 	const struct cli *o = r->o;
 	char err[1024];
 	if (o->cmd == CMD_RUN) {
 		idlist_add(&r->specs, "host");
-	} else if (o->nargs == 0) {
-		if (deflist_kernels(&r->specs, err, sizeof err) < 0) {
+	} else {
+		if (deflist_expand(&deflist_apt, o->args, o->nargs, &r->specs, err,
+				   sizeof err) < 0) {
 			fprintf(stderr, "ttypot: %s\n", err);
 			return -1;
 		}
-		fprintf(stderr, "ttypot: default kernels:");
-		for (size_t i = 0; i < r->specs.n; i++)
-			fprintf(stderr, " %s", r->specs.v[i]);
-		fprintf(stderr, "\n");
-	} else {
+		bool preset = o->nargs == 0;
 		for (int i = 0; i < o->nargs; i++)
-			idlist_add(&r->specs, o->args[i]);
+			preset |= !strcmp(o->args[i], "default") || !strcmp(o->args[i], "abi");
+		if (preset) {
+			fprintf(stderr, "ttypot: kernels:");
+			for (size_t i = 0; i < r->specs.n; i++)
+				fprintf(stderr, " %s", r->specs.v[i]);
+			fprintf(stderr, "\n");
+		}
 	}
 	r->n = r->specs.n;
 	r->jobs = xrealloc(NULL, r->n * sizeof *r->jobs);
 	memset(r->jobs, 0, r->n * sizeof *r->jobs);
+	struct kspec *specs = xrealloc(NULL, (r->n + 1) * sizeof *specs);
+	memset(specs, 0, (r->n + 1) * sizeof *specs);
+	int rc = deflist_parse_specs(&r->specs, o->arch, specs, err, sizeof err);
 	for (size_t i = 0; i < r->n; i++)
-		if (kspec_parse(r->specs.v[i], &r->jobs[i].spec, err, sizeof err) < 0) {
-			fprintf(stderr, "ttypot: %s\n", err);
-			return -1;
-		}
+		r->jobs[i].spec = specs[i];
+	free(specs);
+	if (rc < 0) {
+		fprintf(stderr, "ttypot: %s\n", err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -225,10 +234,19 @@ static bool resolve_all(struct mrun *r)
 		fprintf(stderr, "[%zu/%zu] %s: resolving\n", i + 1, r->n, j->spec.text);
 		j->col = col_new(NULL);
 		snprintf(j->col->spec, sizeof j->col->spec, "%s", j->spec.text);
+		/* what the spec asks for; the resolver's answer when it has one */
+		col_set_arch(j->col, j->spec.arch, j->spec.abi);
 		int rc = kernel_resolve(&j->spec, cache, &j->ki, err, sizeof err);
-		const char *want = rc == 0 && j->ki.label[0] ? j->ki.label : j->spec.text;
-		char label[128];
-		snprintf(label, sizeof label, "%.127s", want);
+		if (rc == 0)
+			col_set_arch(j->col, j->ki.arch[0] ? j->ki.arch : NULL,
+				     j->ki.abi[0] ? j->ki.abi : NULL);
+		char want[128], label[128];
+		if (rc == 0)
+			col_label_for(j->col, j->ki.label[0] ? j->ki.label : j->spec.text, want,
+				      sizeof want);
+		else
+			snprintf(want, sizeof want, "%.127s", j->spec.text);
+		snprintf(label, sizeof label, "%s", want);
 		for (int k = 2; label_taken(r->jobs, i, label); k++)
 			snprintf(label, sizeof label, "%.100s-%d", want, k);
 		snprintf(j->col->label, sizeof j->col->label, "%s", label);
@@ -242,7 +260,6 @@ static bool resolve_all(struct mrun *r)
 		snprintf(j->col->uname, sizeof j->col->uname, "%s", j->ki.release);
 		snprintf(j->col->version, sizeof j->col->version, "%s", j->ki.version);
 		snprintf(j->col->config_hash, sizeof j->col->config_hash, "%s", j->ki.config_hash);
-		snprintf(j->col->arch, sizeof j->col->arch, "%s", j->ki.arch);
 		j->runnable = true;
 		guests |= j->spec.kind != KSPEC_HOST;
 	}
