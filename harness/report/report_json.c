@@ -17,12 +17,13 @@ static json_t *column_json(const struct matrix *m, size_t ci)
 	json_object_set_new(summary, "regression", json_integer(s->regressions));
 	json_object_set_new(summary, "fix", json_integer(s->fixes));
 	json_object_set_new(summary, "new", json_integer(s->news));
-	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o,"
+	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o,"
 			 " s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
 			 "label", report_jstr(c->label), "spec", report_jstr(c->spec),
 			 "uname", report_jstr(c->uname), "version", report_jstr(c->version),
 			 "config_hash", report_jstr(c->config_hash), "arch", report_jstr(c->arch),
-			 "accel", report_jstr(c->accel), "boot_s", report_jnum(c->boot_s),
+			 "accel", report_jstr(c->accel), "resolve_s", report_jnum(c->resolve_s),
+			 "boot_s", report_jnum(c->boot_s),
 			 "suite_s", report_jnum(c->suite_s), "end", end_name(c->end),
 			 "error", report_jstr(c->error),
 			 "garbage", (json_int_t)c->garbage, "duplicates", (json_int_t)c->duplicates,

@@ -46,6 +46,7 @@ static struct column *load_column(const json_t *o)
 	copy(c->config_hash, sizeof c->config_hash, o, "config_hash");
 	col_set_arch(c, merge_str(o, "arch", ""), merge_str(o, "abi", ""));
 	copy(c->accel, sizeof c->accel, o, "accel");
+	c->resolve_s = merge_num(o, "resolve_s", 0);
 	c->boot_s = merge_num(o, "boot_s", 0);
 	c->suite_s = merge_num(o, "suite_s", 0);
 	int e = end_parse(merge_str(o, "end", "done"));

@@ -51,6 +51,7 @@ struct column {
 	char arch[16];         /* x86_64, arm64, ppc64le ("" unknown) */
 	char abi[16];          /* userland ABI: "" native, "compat32" (i386 on x86_64) */
 	char accel[8];         /* kvm / tcg / host */
+	double resolve_s;      /* download/unpack/build of the kernel (0: none) */
 	double boot_s, suite_s;
 	enum col_end end;
 	char *error;           /* why an error column is one, else "" */
