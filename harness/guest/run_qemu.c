@@ -74,10 +74,15 @@ shell_quote(const char *s, char *out, size_t outlen)
 	out[n] = '\0';
 }
 
-/* The per-kernel segment: run.conf and the kernel's tty modules. */
+/* The per-kernel segment: run.conf and the kernel's tty modules.  libdir:
+ * where /lib really is in the initramfs.  A cross root has /lib -> usr/lib,
+ * and a "lib" directory in a later cpio member would replace that symlink
+ * (the kernel's unpacker removes an entry of another type), taking the
+ * loader /lib/ld-linux.so.2 with it. */
 static int
 build_segment(const struct kernel_info *k, const struct run_opts *o,
-	      const char *tmpdir, const char *seg, char *err, size_t errlen)
+	      const char *libdir, const char *tmpdir, const char *seg,
+	      char *err, size_t errlen)
 {
 	char dir[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
 	ku_fmt(dir, sizeof dir, "%s/seg", tmpdir);
@@ -106,7 +111,7 @@ build_segment(const struct kernel_info *k, const struct run_opts *o,
 		return -1;
 	}
 	if (k->modules_dir[0] && k->release[0]) {
-		ku_fmt(q, sizeof q, "%s/lib/modules/%s/ttypot", dir,
+		ku_fmt(q, sizeof q, "%s/%s/modules/%s/ttypot", dir, libdir,
 		       k->release);
 		for (size_t i = 0; i < sizeof tty_modules / sizeof *tty_modules;
 		     i++) {
@@ -232,7 +237,8 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	char seg[PATH_MAX], initrd[PATH_MAX];
 	ku_fmt(seg, sizeof seg, "%s/segment.cpio.gz", tmpdir);
 	ku_fmt(initrd, sizeof initrd, "%s/initrd.cpio.gz", tmpdir);
-	if (build_segment(k, o, tmpdir, seg, out->err, sizeof out->err) < 0)
+	if (build_segment(k, o, userland ? "usr/lib" : "lib", tmpdir, seg,
+			  out->err, sizeof out->err) < 0)
 		goto done;
 	if (concat(initramfs, seg, initrd) < 0) {
 		snprintf(out->err, sizeof out->err, "cannot write %.400s: %s",
