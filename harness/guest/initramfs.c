@@ -458,15 +458,15 @@ int
 initramfs_cross(const char *suite_dir, const char *userland, char *out_path,
 		size_t outlen, char *err, size_t errlen)
 {
-	char script[PATH_MAX], cache[PATH_MAX], log[PATH_MAX];
+	char script[PATH_MAX], top[PATH_MAX], cache[PATH_MAX], log[PATH_MAX];
 	if (cross_script(suite_dir, script, sizeof script) < 0) {
 		snprintf(err, errlen, "initramfs for %s: harness/cross/build.sh "
 			 "not found in %s", userland, suite_dir);
 		return -1;
 	}
-	ku_default_cache(cache, sizeof cache);
-	ku_fmt(log, sizeof log, "%s/cross/%s.log", cache, userland);
-	ku_fmt(cache, sizeof cache, "%.3000s/cross", cache);
+	ku_default_cache(top, sizeof top);
+	ku_fmt(log, sizeof log, "%s/cross/%s.log", top, userland);
+	ku_fmt(cache, sizeof cache, "%s/cross", top);
 	if (ku_mkdir_p(cache, 0755) < 0) {
 		snprintf(err, errlen, "initramfs for %s: cannot create %s: %s",
 			 userland, cache, strerror(errno));
