@@ -19,7 +19,6 @@
 
 #define KERNEL "deb:linux-image-arm64:arm64"
 #define LABEL_PREFIX "6.1."
-#define LABEL_ARCH " [arm64]"
 /* Echo and poll on a pty, and the 8250 PCI UARTs on the virt machine's
  * PCIe bus (the pair must be found by its sysfs PCI path). */
 #define SUBSET "pty/t_echo,poll/t_poll,serial/t_serinfo,serial/t_open"
@@ -140,7 +139,7 @@ ATF_TC_HEAD(debian_arm64_subset_cell_by_cell, tc)
 	atf_tc_set_md_var(tc, "descr", "ttypot matrix boots Debian's arm64 kernel (6.1) under "
 			  "qemu-system-aarch64 -M virt with the suite cross-built for arm64 and "
 			  SUBSET "; every cell is a pass (the 8250 PCI pair is found on virt), "
-			  "the column is labelled '[arm64]' and matrix.json records its arch");
+			  "the column is headed arm64 and matrix.json records its arch");
 	atf_tc_set_md_var(tc, "timeout", "900");
 	atf_tc_set_md_var(tc, "require.progs",
 			  "qemu-system-aarch64 aarch64-linux-gnu-gcc apt-get dpkg-deb cpio");
@@ -164,9 +163,12 @@ ATF_TC_BODY(debian_arm64_subset_cell_by_cell, tc)
 	ATF_REQUIRE_MSG(f != NULL, "%s: %s", csv, strerror(errno));
 	char header[512];
 	ATF_REQUIRE(fgets(header, sizeof header, f) != NULL);
+	/* The heading says the arch: the resolver's "LABEL [arm64]", or the
+	 * report's "LABEL · arm64" (the label itself may contain "arm64"). */
 	ATF_CHECK_MSG(strncmp(header, "case,area," LABEL_PREFIX, 10 + strlen(LABEL_PREFIX)) == 0 &&
-			      strstr(header, LABEL_ARCH) != NULL,
-		      "csv header names no %s*%s column: %s", LABEL_PREFIX, LABEL_ARCH, header);
+			      (strstr(header, "[arm64]") != NULL ||
+			       strstr(header, "\xc2\xb7 arm64") != NULL),
+		      "csv header names no %s* column headed arm64: %s", LABEL_PREFIX, header);
 	ATF_CHECK_EQ(csv_rows(f), (long)NWANTS);
 	for (size_t i = 0; i < NWANTS; i++) {
 		char cell[256];
