@@ -129,8 +129,9 @@ matrix: deps
 	@$(MAKE) --no-print-directory all
 	$(HARNESS) matrix $(KERNELS)
 
-# Timing of the matrix (not a test): BENCH=warm|cold, JOBS=N guests at once.
-BENCH ?= warm
+# Timing of the matrix (not a test): BENCH=both|cold|warm (both: a cold run,
+# then a warm one), JOBS=N guests at once; the previous figures are kept.
+BENCH ?= both
 bench: DEPS_FOR = matrix
 bench: deps
 	@$(MAKE) --no-print-directory all

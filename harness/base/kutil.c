@@ -17,12 +17,13 @@
 void
 ku_progress(const char *fmt, ...)
 {
+	/* One write per line: the resolver child and the parent share stderr. */
+	char line[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("ttypot: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "ttypot: %s\n", line);
 }
 
 int

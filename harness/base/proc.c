@@ -17,6 +17,39 @@
 
 extern char **environ;
 
+/* Process groups started here and not yet reaped, so a process that is
+ * told to stop (a resolver child on SIGTERM) can take its builds and
+ * downloads with it: they run in groups of their own, out of reach of a
+ * signal to ours. */
+#define LIVE_MAX 32
+static volatile pid_t live[LIVE_MAX];
+
+static void
+live_add(pid_t pid)
+{
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (live[i] == 0) {
+			live[i] = pid;
+			return;
+		}
+}
+
+static void
+live_del(pid_t pid)
+{
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (live[i] == pid)
+			live[i] = 0;
+}
+
+void
+proc_kill_live_groups(void)
+{
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (live[i] > 0)
+			kill(-live[i], SIGKILL);
+}
+
 double
 proc_now(void)
 {
@@ -124,12 +157,14 @@ start(const char *const argv[], const struct proc_opts *o, int outfd,
 		child_exec(argv, o, outfd, errfd, sp[1], parent);
 	}
 	setpgid(pid, pid);
+	live_add(pid);
 	close(sp[1]);
 	int e = 0;
 	ssize_t n = read(sp[0], &e, sizeof e);
 	close(sp[0]);
 	if (n == (ssize_t)sizeof e) {
 		waitpid(pid, NULL, 0);
+		live_del(pid);
 		snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(e));
 		return -1;
 	}
@@ -226,6 +261,7 @@ run(const char *const argv[], const struct proc_opts *o, struct rbuf *out,
 			close(pf[i].fd);
 	if (!exited)
 		waitpid(pid, &st, 0);
+	live_del(pid);
 	return decode_status(st);
 }
 
@@ -325,6 +361,7 @@ proc_poll_exit(pid_t pid, int *status)
 	int st;
 	pid_t w = waitpid(pid, &st, WNOHANG);
 	if (w == pid) {
+		live_del(pid);
 		if (status)
 			*status = decode_status(st);
 		return true;
@@ -349,5 +386,6 @@ proc_kill(pid_t pid, int grace_ms)
 	kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
+	live_del(pid);
 	return decode_status(st);
 }

@@ -53,6 +53,11 @@ bool proc_poll_exit(pid_t pid, int *status);
 /* SIGTERM the group, wait up to grace_ms, then SIGKILL it; reaps pid. */
 int proc_kill(pid_t pid, int grace_ms);
 
+/* SIGKILL the process group of every command started here and not yet
+ * reaped.  Async-signal-safe: for a SIGTERM handler that must not leave a
+ * build or download running after its process is gone. */
+void proc_kill_live_groups(void);
+
 /* Run argv[0] (looked up in a fixed PATH) in dir (NULL: current) with a
  * clean environment, stdin /dev/null, stdout into out, stderr into errout
  * (either may be NULL: then discarded).  Returns the exit status (0..255),

@@ -1,6 +1,7 @@
 /* cli.c: option parsing for every command (getopt_long over a table), and
  * the options of matrix, run, report and merge. */
 #include "cli.h"
+#include "kernel.h"
 #include "rbuf.h"
 
 #include <getopt.h>
@@ -224,9 +225,14 @@ void cli_version(FILE *f)
 /* ---- matrix, run, report, merge ---- */
 
 static const char *const kernel_help =
-	"KERNEL: host | PATH-to-bzImage | deb:PACKAGE[=VERSION] | PATH.deb | src:linux-source-6.12\n"
-	"        | tree:DIR.  No kernels: host, two Debian 6.1 ABIs, the cloud and rt\n"
-	"        flavours, and src:linux-source-6.12 (from the apt lists).\n"
+	"KERNEL: host | PATH-to-bzImage | deb:PACKAGE[=VERSION][:ARCH] | PATH.deb\n"
+	"        | src:linux-source-6.12 | tree:DIR, each but host with an optional\n"
+	"        +compat32 (the i386 suite on an x86_64 kernel), or a preset:\n"
+	"        default  host, two Debian 6.1 ABIs, the cloud and rt flavours and\n"
+	"                 src:linux-source-6.12 (from the apt lists; also no kernels)\n"
+	"        abi      the newest Debian 6.1 ABI as x86_64, x86_64+compat32, arm64\n"
+	"                 and ppc64le columns\n"
+	"        ARCH: amd64, arm64, ppc64el (Debian's names; x86_64, aarch64, ppc64le too).\n"
 	"FILTER: comma-separated program[:case] or area ids, e.g. pty/t_echo,close\n";
 static const char *const output_help =
 	"Writes matrix.{md,html,csv,json}, junit-LABEL.xml, kcidb.json into DIR\n"
@@ -247,7 +253,7 @@ static const struct {
 	  "Merges matrix.json files (e.g. from several machines) into one matrix.\n" },
 };
 
-static void fill_opts(struct cli *o, struct cli_opt *t)
+static void fill_opts(struct cli *o, enum cli_cmd cmd, struct cli_opt *t)
 {
 	const struct cli_opt opts[] = {
 		cli_opt_output(&o->outdir, "where the reports go (default reports)"),
@@ -261,16 +267,22 @@ static void fill_opts(struct cli *o, struct cli_opt *t)
 		CLI_OPT_END,
 	};
 	memcpy(t, opts, sizeof opts);
+	if (cmd == CMD_MATRIX) {
+		size_t n = sizeof opts / sizeof *opts - 1;
+		t[n] = (struct cli_opt){ "arch", 0, OPT_STR, &o->arch, 0, "ARCH",
+			"the arch of kernel image paths (x86_64, arm64, ppc64le)" };
+		t[n + 1] = (struct cli_opt)CLI_OPT_END;
+	}
 }
 
 void cli_usage(FILE *f, const char *name)
 {
 	struct cli o;
 	struct cli_opt t[16];
-	fill_opts(&o, t);
 	for (size_t i = 0; i < sizeof run_cmds / sizeof *run_cmds; i++) {
 		if (name && strcmp(name, run_cmds[i].name))
 			continue;
+		fill_opts(&o, run_cmds[i].cmd, t);
 		struct rbuf more = {0};
 		rbuf_add(&more, run_cmds[i].more ? run_cmds[i].more : "");
 		rbuf_add(&more, kernel_help);
@@ -310,7 +322,7 @@ int cli_parse(int argc, char **argv, struct cli *o, char *err, size_t errlen)
 		return -1;
 	}
 	struct cli_opt t[16];
-	fill_opts(o, t);
+	fill_opts(o, o->cmd, t);
 	char msg[256];
 	enum cli_verdict v = cli_getopt(argc, argv, t, &o->args, &o->nargs, msg, sizeof msg);
 	if (v == CLI_HELP || v == CLI_VERSION) {
@@ -324,6 +336,11 @@ int cli_parse(int argc, char **argv, struct cli *o, char *err, size_t errlen)
 	}
 	if (o->cmd == CMD_RUN && o->nargs) {
 		snprintf(err, errlen, "run takes no kernels (it runs on the host): '%s'", o->args[0]);
+		return -1;
+	}
+	if (o->arch && !karch_canon(o->arch)) {
+		snprintf(err, errlen, "--arch %s: unknown architecture (x86_64/amd64, "
+			 "arm64/aarch64, ppc64le/ppc64el)", o->arch);
 		return -1;
 	}
 	if ((o->cmd == CMD_REPORT || o->cmd == CMD_MERGE) && !o->nargs) {

@@ -84,6 +84,7 @@ struct cli {
 	const char *suite_dir; /* --suite DIR (the built tree) */
 	const char *cache_dir; /* --cache DIR */
 	const char *expect_dir;/* --expect DIR (default SUITE/fixtures/expect) */
+	const char *arch;      /* --arch ARCH (matrix): of kernel image paths */
 	char **args;           /* kernels, or files */
 	int nargs;
 	bool version;          /* --version (with cmd CMD_HELP) */

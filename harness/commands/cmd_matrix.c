@@ -1,6 +1,6 @@
 /* cmd_matrix.c: `ttypot matrix` and `ttypot run`: parse the kernels,
- * resolve them, build one initramfs, run -j kernels at a time (each in a
- * detached runner, with progress), ingest, render.  Everything collected is
+ * resolve them in a child (resolver.c) while the ready ones run, -j at a
+ * time (each in a detached runner, with progress), ingest, render.  Everything collected is
  * rendered even when a kernel fails or the run is interrupted. */
 #include "commands.h"
 #include "deflist.h"
@@ -11,6 +11,7 @@
 #include "progress.h"
 #include "rbuf.h"
 #include "render.h"
+#include "resolver.h"
 #include "run_detached.h"
 #include "suite_dir.h"
 
@@ -70,6 +71,7 @@ struct job {
 	struct kspec spec;
 	struct kernel_info ki;
 	struct column *col;
+	bool resolved;       /* the resolver reported it (or gave up on it) */
 	bool runnable;       /* resolved, not an error column */
 	pid_t pid;
 	bool done;
@@ -149,6 +151,8 @@ struct mrun {
 	char rawdir[PATH_MAX + 8];
 	char initramfs[PATH_MAX + 32];
 	struct idlist specs;    /* kernels as given (or the default list) */
+	char initramfs_err[1024]; /* why the guest initramfs failed, or "" */
+	struct resolved rv;     /* the resolver's latest report */
 	struct job *jobs;
 	size_t n;
 	size_t unusable;        /* kernels that failed to resolve */
@@ -158,35 +162,44 @@ struct mrun {
 	struct expectations ex;
 };
 
-/* The kernels: host for run, the default list, or the command line; every
- * spec must parse before any work.  -1 with a message printed. */
+/* The kernels: host for run, the command line with its presets expanded
+ * (none: the default preset); every spec must parse, and --arch apply,
+ * before any work.  -1 with a message printed. */
 static int take_specs(struct mrun *r)
 {
 	const struct cli *o = r->o;
 	char err[1024];
 	if (o->cmd == CMD_RUN) {
 		idlist_add(&r->specs, "host");
-	} else if (o->nargs == 0) {
-		if (deflist_kernels(&r->specs, err, sizeof err) < 0) {
+	} else {
+		if (deflist_expand(&deflist_apt, o->args, o->nargs, &r->specs, err,
+				   sizeof err) < 0) {
 			fprintf(stderr, "ttypot: %s\n", err);
 			return -1;
 		}
-		fprintf(stderr, "ttypot: default kernels:");
-		for (size_t i = 0; i < r->specs.n; i++)
-			fprintf(stderr, " %s", r->specs.v[i]);
-		fprintf(stderr, "\n");
-	} else {
+		bool preset = o->nargs == 0;
 		for (int i = 0; i < o->nargs; i++)
-			idlist_add(&r->specs, o->args[i]);
+			preset |= !strcmp(o->args[i], "default") || !strcmp(o->args[i], "abi");
+		if (preset) {
+			fprintf(stderr, "ttypot: kernels:");
+			for (size_t i = 0; i < r->specs.n; i++)
+				fprintf(stderr, " %s", r->specs.v[i]);
+			fprintf(stderr, "\n");
+		}
 	}
 	r->n = r->specs.n;
 	r->jobs = xrealloc(NULL, r->n * sizeof *r->jobs);
 	memset(r->jobs, 0, r->n * sizeof *r->jobs);
+	struct kspec *specs = xrealloc(NULL, (r->n + 1) * sizeof *specs);
+	memset(specs, 0, (r->n + 1) * sizeof *specs);
+	int rc = deflist_parse_specs(&r->specs, o->arch, specs, err, sizeof err);
 	for (size_t i = 0; i < r->n; i++)
-		if (kspec_parse(r->specs.v[i], &r->jobs[i].spec, err, sizeof err) < 0) {
-			fprintf(stderr, "ttypot: %s\n", err);
-			return -1;
-		}
+		r->jobs[i].spec = specs[i];
+	free(specs);
+	if (rc < 0) {
+		fprintf(stderr, "ttypot: %s\n", err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -213,59 +226,86 @@ static int prepare(struct mrun *r)
 	return 0;
 }
 
-/* Resolve each kernel; a failure makes an error column.  True when a
- * guest (not the host) will run. */
-static bool resolve_all(struct mrun *r)
+/* A column for every kernel up front, so one that never got resolved
+ * (interrupted, the resolver died) still shows in the matrix. */
+static void make_columns(struct mrun *r)
 {
-	char err[1024];
-	const char *cache = r->o->cache_dir;
-	bool guests = false;
-	for (size_t i = 0; i < r->n && !interrupted; i++) {
+	for (size_t i = 0; i < r->n; i++) {
 		struct job *j = &r->jobs[i];
-		fprintf(stderr, "[%zu/%zu] %s: resolving\n", i + 1, r->n, j->spec.text);
 		j->col = col_new(NULL);
 		snprintf(j->col->spec, sizeof j->col->spec, "%s", j->spec.text);
-		int rc = kernel_resolve(&j->spec, cache, &j->ki, err, sizeof err);
-		const char *want = rc == 0 && j->ki.label[0] ? j->ki.label : j->spec.text;
-		char label[128];
-		snprintf(label, sizeof label, "%.127s", want);
-		for (int k = 2; label_taken(r->jobs, i, label); k++)
-			snprintf(label, sizeof label, "%.100s-%d", want, k);
-		snprintf(j->col->label, sizeof j->col->label, "%s", label);
-		if (rc < 0) {
-			fprintf(stderr, "[%zu/%zu] %s: %s\n", i + 1, r->n, label, err);
-			r->unusable++;
-			j->col->end = END_ERROR;
-			col_set_error(j->col, err);
-			continue;
-		}
-		snprintf(j->col->uname, sizeof j->col->uname, "%s", j->ki.release);
-		snprintf(j->col->version, sizeof j->col->version, "%s", j->ki.version);
-		snprintf(j->col->config_hash, sizeof j->col->config_hash, "%s", j->ki.config_hash);
-		snprintf(j->col->arch, sizeof j->col->arch, "%s", j->ki.arch);
-		j->runnable = true;
-		guests |= j->spec.kind != KSPEC_HOST;
+		snprintf(j->col->label, sizeof j->col->label, "%.127s", j->spec.text);
+		/* what the spec asks for; the resolver's answer when it has one */
+		col_set_arch(j->col, j->spec.arch, j->spec.abi);
 	}
-	return guests;
+}
+
+/* A guest cannot run without the initramfs: its column says why. */
+static void initramfs_check(struct mrun *r, struct job *j)
+{
+	if (j->spec.kind == KSPEC_HOST || !r->initramfs_err[0])
+		return;
+	char msg[1100];
+	snprintf(msg, sizeof msg, "initramfs: %s", r->initramfs_err);
+	j->runnable = false;
+	j->col->end = END_ERROR;
+	col_set_error(j->col, msg);
+}
+
+/* A kernel the resolver reported: its column label and header, or an
+ * error column.  Labels are given in spec order, unique in the run. */
+static void accept_resolved(struct mrun *r, const struct resolved *rv)
+{
+	size_t i = rv->index;
+	struct job *j = &r->jobs[i];
+	j->ki = rv->ki;
+	j->resolved = true;
+	j->col->resolve_s = rv->seconds;
+	if (rv->rc == 0)
+		col_set_arch(j->col, j->ki.arch[0] ? j->ki.arch : NULL,
+			     j->ki.abi[0] ? j->ki.abi : NULL);
+	char want[128], label[128];
+	if (rv->rc == 0)
+		col_label_for(j->col, j->ki.label[0] ? j->ki.label : j->spec.text, want,
+			      sizeof want);
+	else
+		snprintf(want, sizeof want, "%.127s", j->spec.text);
+	snprintf(label, sizeof label, "%s", want);
+	for (int k = 2; label_taken(r->jobs, i, label); k++)
+		snprintf(label, sizeof label, "%.100s-%d", want, k);
+	snprintf(j->col->label, sizeof j->col->label, "%s", label);
+	if (rv->rc < 0) {
+		fprintf(stderr, "[%zu/%zu] %s: %s\n", i + 1, r->n, label, rv->err);
+		r->unusable++;
+		j->col->end = END_ERROR;
+		col_set_error(j->col, rv->err);
+		return;
+	}
+	fprintf(stderr, "[%zu/%zu] %s: resolved in %.1f s\n", i + 1, r->n, label,
+		rv->seconds);
+	snprintf(j->col->uname, sizeof j->col->uname, "%s", j->ki.release);
+	snprintf(j->col->version, sizeof j->col->version, "%s", j->ki.version);
+	snprintf(j->col->config_hash, sizeof j->col->config_hash, "%s", j->ki.config_hash);
+	j->runnable = true;
+	initramfs_check(r, j);
 }
 
 /* One initramfs for every guest; when it cannot be built, every guest
- * becomes an error column. */
+ * becomes an error column (initramfs_check). */
 static void build_initramfs(struct mrun *r)
 {
-	char err[1024];
-	fprintf(stderr, "ttypot: building the guest initramfs\n");
-	if (initramfs_build(r->suite, r->initramfs, err, sizeof err) == 0)
-		return;
-	fprintf(stderr, "ttypot: initramfs: %s\n", err);
+	bool guests = false;
 	for (size_t i = 0; i < r->n; i++)
-		if (r->jobs[i].runnable && r->jobs[i].spec.kind != KSPEC_HOST) {
-			char msg[1100];
-			snprintf(msg, sizeof msg, "initramfs: %s", err);
-			r->jobs[i].runnable = false;
-			r->jobs[i].col->end = END_ERROR;
-			col_set_error(r->jobs[i].col, msg);
-		}
+		guests |= r->jobs[i].spec.kind != KSPEC_HOST;
+	if (!guests)
+		return;
+	fprintf(stderr, "ttypot: building the guest initramfs\n");
+	if (initramfs_build(r->suite, r->initramfs, r->initramfs_err,
+			    sizeof r->initramfs_err) == 0)
+		return;
+	if (!r->initramfs_err[0])
+		snprintf(r->initramfs_err, sizeof r->initramfs_err, "failed");
+	fprintf(stderr, "ttypot: initramfs: %s\n", r->initramfs_err);
 }
 
 static void start_job(struct mrun *r, struct job *j, const struct run_opts *ro)
@@ -310,32 +350,101 @@ static bool poll_job(struct mrun *r, struct job *j)
 	return true;
 }
 
-/* Run the runnable kernels, -j at a time. */
+/* Take every kernel the resolver has ready, waiting up to wait_ms for
+ * the first.  False once no more will come. */
+static bool take_resolved(struct mrun *r, struct resolver *rs, int wait_ms)
+{
+	struct resolved *rv = &r->rv;
+	char err[512];
+	int got;
+	while ((got = resolver_next(rs, wait_ms, rv, err, sizeof err)) == 1) {
+		accept_resolved(r, rv);
+		wait_ms = 0;
+	}
+	if (got < 0 && err[0]) {
+		fprintf(stderr, "ttypot: %s\n", err);
+		for (size_t i = 0; i < r->n; i++)
+			if (!r->jobs[i].resolved) {
+				r->jobs[i].resolved = true;
+				r->unusable++;
+				r->jobs[i].col->end = END_ERROR;
+				col_set_error(r->jobs[i].col, err);
+			}
+	}
+	return got >= 0;
+}
+
+/* Resolve the kernels in a child while the ready ones run, -j at a time,
+ * in spec order. */
 static void run_all(struct mrun *r)
 {
 	const struct cli *o = r->o;
 	struct run_opts ro = { r->suite, r->initramfs, o->cases, o->deadline_s, NULL };
 	int maxjobs = o->jobs > 0 ? o->jobs : default_jobs();
+	struct kspec *specs = xrealloc(NULL, (r->n + 1) * sizeof *specs);
+	for (size_t i = 0; i < r->n; i++)
+		specs[i] = r->jobs[i].spec;
+	struct resolver rs;
+	char err[512];
+	bool resolving = resolver_start(&rs, specs, r->n, o->cache_dir, err, sizeof err) == 0;
+	if (!resolving) {
+		fprintf(stderr, "ttypot: %s\n", err);
+		for (size_t i = 0; i < r->n; i++) {
+			r->unusable++;
+			r->jobs[i].col->end = END_ERROR;
+			col_set_error(r->jobs[i].col, err);
+		}
+	}
+	bool initramfs_built = false;
 	size_t next = 0;
 	int running = 0;
 	for (;;) {
-		while (!interrupted && running < maxjobs && next < r->n) {
-			struct job *j = &r->jobs[next++];
-			if (!j->runnable || !j->col)
+		if (resolving && interrupted) {
+			resolver_stop(&rs);
+			resolving = false;
+		}
+		/* Idle: give the resolver a moment (host is ready at once). */
+		bool idle = running == 0 && next < r->n && !r->jobs[next].resolved;
+		if (resolving)
+			resolving = take_resolved(r, &rs, idle ? POLL_MS : 0);
+		while (!interrupted && running < maxjobs && next < r->n &&
+		       r->jobs[next].resolved) {
+			struct job *j = &r->jobs[next];
+			if (j->runnable && j->spec.kind != KSPEC_HOST && !initramfs_built)
+				break;
+			next++;
+			if (!j->runnable)
 				continue;
 			start_job(r, j, &ro);
 			running += j->pid > 0;
 		}
-		if (running == 0 && (next >= r->n || interrupted))
+		/* The initramfs is built while the host column or the resolver
+		 * works; the guests wait for it. */
+		if (!initramfs_built && !interrupted) {
+			build_initramfs(r);
+			initramfs_built = true;
+			for (size_t i = 0; i < r->n; i++)
+				if (r->jobs[i].resolved && r->jobs[i].runnable)
+					initramfs_check(r, &r->jobs[i]);
+			continue;
+		}
+		if (running == 0 && !resolving && (next >= r->n || interrupted))
 			break;
-		struct timespec ts = { 0, POLL_MS * 1000000L };
-		nanosleep(&ts, NULL);
+		if (resolving) {
+			resolving = take_resolved(r, &rs, POLL_MS);
+		} else {
+			struct timespec ts = { 0, POLL_MS * 1000000L };
+			nanosleep(&ts, NULL);
+		}
 		for (size_t i = 0; i < r->n; i++) {
 			struct job *j = &r->jobs[i];
 			if (j->pid && !j->done && poll_job(r, j))
 				running--;
 		}
 	}
+	if (rs.pid > 0 || rs.fd >= 0)
+		resolver_stop(&rs);
+	free(specs);
 }
 
 /* Columns into the matrix (cells the kernels never reported filled in,
@@ -348,7 +457,10 @@ static int finish(struct mrun *r)
 		struct job *j = &r->jobs[i];
 		if (!j->col)
 			continue;
-		if (j->runnable && !j->done) {
+		if (!j->resolved) {
+			j->col->end = END_ERROR;
+			col_set_error(j->col, "interrupted before its kernel was resolved");
+		} else if (j->runnable && !j->done) {
 			j->col->end = END_ERROR;
 			col_set_error(j->col, "interrupted before it ran");
 		}
@@ -392,8 +504,7 @@ int cmd_matrix(const struct cli *o, const char *argv0)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	snprintf(r.initramfs, sizeof r.initramfs, "%s/initramfs.cpio.gz", r.rawdir);
-	if (resolve_all(&r) && !interrupted)
-		build_initramfs(&r);
+	make_columns(&r);
 	run_all(&r);
 	rc = finish(&r);
 out:

@@ -25,9 +25,11 @@ int render_matrix(struct matrix *m, const char *baseline, const char *outdir)
 	       m->regressions, m->regressions == 1 ? "" : "s");
 	for (size_t c = 0; c < m->ncols; c++) {
 		const struct col_summary *s = &m->sum[c];
-		printf("  %-28s %-8s pass %ld fail %ld skip %ld xfail %ld broken %ld "
+		char aa[40];
+		col_arch_abi(m->cols[c], aa, sizeof aa);
+		printf("  %-28s %-16s %-8s pass %ld fail %ld skip %ld xfail %ld broken %ld "
 		       "timeout %ld panic %ld missing %ld\n",
-		       m->cols[c]->label, end_name(m->cols[c]->end), s->count[ST_PASS],
+		       m->cols[c]->label, aa[0] ? aa : "?", end_name(m->cols[c]->end), s->count[ST_PASS],
 		       s->count[ST_FAIL], s->count[ST_SKIP], s->count[ST_XFAIL],
 		       s->count[ST_BROKEN], s->count[ST_TIMEOUT], s->count[ST_PANIC],
 		       s->count[ST_MISSING]);

@@ -28,6 +28,10 @@ void report_junit_name(const struct column *c, char *out, size_t outlen);
 /* "fail (regression)", "pass", "" for no cell. */
 void report_cell_text(const struct matrix *m, size_t row, size_t col,
 		      char *out, size_t outlen);
+/* A column's heading: its label and what it ran on, "6.1.0-57-arm64 · arm64",
+ * "6.1.0-57-amd64+compat32 · x86_64-compat32"; the label alone when the
+ * arch is unknown (a matrix.json from before arch columns). */
+void report_col_title(const struct column *c, struct rbuf *out);
 /* One line describing a column: "6.1.0-27-amd64, tcg, boot 3.1 s, ..." */
 void report_col_meta(const struct column *c, struct rbuf *out);
 

@@ -27,6 +27,13 @@ void report_cell_text(const struct matrix *m, size_t row, size_t col,
 		snprintf(out, outlen, "%s", status_name(r->st));
 }
 
+void report_col_title(const struct column *c, struct rbuf *out)
+{
+	char aa[40];
+	col_arch_abi(c, aa, sizeof aa);
+	rbuf_addf(out, "%s%s%s", c->label, aa[0] ? " \xc2\xb7 " : "", aa);
+}
+
 void report_col_meta(const struct column *c, struct rbuf *out)
 {
 	rbuf_addf(out, "%s", c->uname[0] ? c->uname : "uname ?");
@@ -34,8 +41,10 @@ void report_col_meta(const struct column *c, struct rbuf *out)
 		rbuf_addf(out, ", %s", c->version);
 	if (c->config_hash[0])
 		rbuf_addf(out, ", config %s", c->config_hash);
-	if (c->arch[0])
-		rbuf_addf(out, ", %s", c->arch);
+	char aa[40];
+	col_arch_abi(c, aa, sizeof aa);
+	if (aa[0])
+		rbuf_addf(out, ", %s", aa);
 	if (c->accel[0])
 		rbuf_addf(out, ", %s", c->accel);
 	rbuf_addf(out, ", boot %.1f s, suite %.1f s, %s", c->boot_s, c->suite_s,

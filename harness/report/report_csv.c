@@ -1,4 +1,5 @@
-/* report_csv.c: matrix.csv: one header line, then one line per case:
+/* report_csv.c: matrix.csv: one header line (case,area, then each kernel's
+ * "LABEL · ARCH[-ABI]"), then one line per case:
  * case,area,<one column per kernel: "status" or "status (mark)">. */
 #include "report.h"
 
@@ -6,8 +7,11 @@ void report_csv(const struct matrix *m, struct rbuf *b)
 {
 	rbuf_add(b, "case,area");
 	for (size_t c = 0; c < m->ncols; c++) {
+		struct rbuf t = {0};
+		report_col_title(m->cols[c], &t);
 		rbuf_addc(b, ',');
-		rbuf_csv(b, m->cols[c]->label);
+		rbuf_csv(b, rbuf_str(&t));
+		rbuf_free(&t);
 	}
 	rbuf_add(b, "\r\n");
 	for (size_t r = 0; r < m->rows.n; r++) {

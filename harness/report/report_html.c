@@ -84,8 +84,11 @@ static const enum status severity[] = {
 static void col_header(const struct matrix *m, size_t ci, struct rbuf *b)
 {
 	const struct column *c = m->cols[ci];
+	struct rbuf t = {0};
+	report_col_title(c, &t);
 	rbuf_add(b, "<th>");
-	rbuf_html(b, c->label);
+	rbuf_html(b, rbuf_str(&t));
+	rbuf_free(&t);
 	if (ci == m->base)
 		rbuf_add(b, " <small>(baseline)</small>");
 	rbuf_add(b, "<div class=\"meta\">");
@@ -98,8 +101,10 @@ static void col_header(const struct matrix *m, size_t ci, struct rbuf *b)
 		rbuf_add(b, "<br>config ");
 		rbuf_html(b, c->config_hash);
 	}
+	char aa[40];
+	col_arch_abi(c, aa, sizeof aa);
 	rbuf_add(b, "<br>");
-	rbuf_html(b, c->arch[0] ? c->arch : "?");
+	rbuf_html(b, aa[0] ? aa : "?");
 	rbuf_add(b, " / ");
 	rbuf_html(b, c->accel[0] ? c->accel : "?");
 	rbuf_addf(b, "<br>boot %.1f s + suite %.1f s<br>%s", c->boot_s, c->suite_s,
@@ -167,9 +172,12 @@ static void overview(const struct matrix *m, struct rbuf *b)
 {
 	rbuf_add(b, "<h2>Overview</h2>\n<table id=\"overview\">\n<thead><tr><th>area</th>");
 	for (size_t c = 0; c < m->ncols; c++) {
+		struct rbuf t = {0};
+		report_col_title(m->cols[c], &t);
 		rbuf_add(b, "<th>");
-		rbuf_html(b, m->cols[c]->label);
+		rbuf_html(b, rbuf_str(&t));
 		rbuf_add(b, "</th>");
+		rbuf_free(&t);
 	}
 	rbuf_add(b, "</tr></thead>\n<tbody>\n");
 	char area[128];

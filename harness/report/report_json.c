@@ -17,12 +17,13 @@ static json_t *column_json(const struct matrix *m, size_t ci)
 	json_object_set_new(summary, "regression", json_integer(s->regressions));
 	json_object_set_new(summary, "fix", json_integer(s->fixes));
 	json_object_set_new(summary, "new", json_integer(s->news));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o,"
+	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o,"
 			 " s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
 			 "label", report_jstr(c->label), "spec", report_jstr(c->spec),
 			 "uname", report_jstr(c->uname), "version", report_jstr(c->version),
 			 "config_hash", report_jstr(c->config_hash), "arch", report_jstr(c->arch),
-			 "accel", report_jstr(c->accel), "boot_s", report_jnum(c->boot_s),
+			 "accel", report_jstr(c->accel), "resolve_s", report_jnum(c->resolve_s),
+			 "boot_s", report_jnum(c->boot_s),
 			 "suite_s", report_jnum(c->suite_s), "end", end_name(c->end),
 			 "error", report_jstr(c->error),
 			 "garbage", (json_int_t)c->garbage, "duplicates", (json_int_t)c->duplicates,
@@ -30,6 +31,10 @@ static json_t *column_json(const struct matrix *m, size_t ci)
 			 "begin_cases", (json_int_t)c->begin_cases, "kyua_rc", (json_int_t)c->kyua_rc,
 			 "features", features, "summary", summary,
 			 "console_tail", report_jstr(c->console_tail));
+	/* Optional (added within /1): the userland ABI when not native. */
+	if (c->abi[0])
+		json_object_set_new(o, "abi", report_jstr(c->abi));
+	return o;
 }
 
 static json_t *case_json(const struct matrix *m, size_t r)

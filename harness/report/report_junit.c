@@ -37,8 +37,11 @@ void report_junit(const struct matrix *m, size_t ci, struct rbuf *b)
 	rbuf_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	rbuf_addf(b, "<testsuites tests=\"%ld\" failures=\"%ld\" errors=\"%ld\" "
 		  "skipped=\"%ld\" time=\"%.3f\">\n", tests, failures, errors, skipped, time);
+	struct rbuf t = {0};
+	report_col_title(c, &t);
 	rbuf_add(b, "  <testsuite name=\"ttypot:");
-	rbuf_xml(b, c->label);
+	rbuf_xml(b, rbuf_str(&t));
+	rbuf_free(&t);
 	rbuf_addf(b, "\" tests=\"%ld\" failures=\"%ld\" errors=\"%ld\" skipped=\"%ld\" "
 		  "time=\"%.3f\">\n", tests, failures, errors, skipped, time);
 	for (size_t r = 0; r < m->rows.n; r++) {

@@ -81,9 +81,15 @@ static json_t *build(const struct column *k)
 	if (k->config_hash[0])
 		json_object_set_new(o, "config_name", report_jstr(k->config_hash));
 	json_object_set_new(o, "status", json_string(k->end == END_ERROR ? "ERROR" : "PASS"));
-	json_object_set_new(o, "misc", json_pack("{s:o, s:o, s:o}", "uname", report_jstr(k->uname),
-						 "accel", report_jstr(k->accel),
-						 "error", report_jstr(k->error)));
+	struct rbuf t = {0};
+	report_col_title(k, &t);
+	json_object_set_new(o, "comment", report_jstr(rbuf_str(&t)));
+	rbuf_free(&t);
+	json_t *misc = json_pack("{s:o, s:o, s:o}", "uname", report_jstr(k->uname),
+				 "accel", report_jstr(k->accel), "error", report_jstr(k->error));
+	if (k->abi[0])
+		json_object_set_new(misc, "abi", report_jstr(k->abi));
+	json_object_set_new(o, "misc", misc);
 	return o;
 }
 

@@ -22,6 +22,15 @@ static void console_block(struct rbuf *b, const char *text)
 	}
 }
 
+/* A column's heading (report_col_title) as one table cell's text. */
+static void md_title(struct rbuf *b, const struct column *c)
+{
+	struct rbuf t = {0};
+	report_col_title(c, &t);
+	rbuf_md(b, rbuf_str(&t));
+	rbuf_free(&t);
+}
+
 static void area_header(const struct matrix *m, struct rbuf *b, const char *area)
 {
 	rbuf_add(b, "\n## ");
@@ -29,7 +38,7 @@ static void area_header(const struct matrix *m, struct rbuf *b, const char *area
 	rbuf_add(b, "\n\n| case |");
 	for (size_t c = 0; c < m->ncols; c++) {
 		rbuf_addc(b, ' ');
-		rbuf_md(b, m->cols[c]->label);
+		md_title(b, m->cols[c]);
 		rbuf_add(b, c == m->base ? " (baseline) |" : " |");
 	}
 	rbuf_add(b, "\n|---|");
@@ -45,12 +54,14 @@ void report_md(const struct matrix *m, struct rbuf *b)
 	rbuf_md(b, m->ncols ? m->cols[m->base]->label : "-");
 	rbuf_addf(b, ", %ld regression%s.\n\n## Kernels\n\n", m->regressions,
 		  m->regressions == 1 ? "" : "s");
-	rbuf_add(b, "| kernel | spec | uname -r | version | config | arch | accel | "
+	rbuf_add(b, "| kernel | spec | uname -r | version | config | arch-abi | accel | "
 		 "boot s | suite s | end | garbage |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t c = 0; c < m->ncols; c++) {
 		const struct column *k = m->cols[c];
+		char aa[40];
+		col_arch_abi(k, aa, sizeof aa);
 		const char *f[] = { k->label, k->spec, k->uname, k->version,
-				    k->config_hash, k->arch, k->accel };
+				    k->config_hash, aa, k->accel };
 		rbuf_add(b, "|");
 		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 			rbuf_addc(b, ' ');
@@ -75,7 +86,7 @@ void report_md(const struct matrix *m, struct rbuf *b)
 	for (size_t c = 0; c < m->ncols; c++) {
 		const struct col_summary *s = &m->sum[c];
 		rbuf_add(b, "| ");
-		rbuf_md(b, m->cols[c]->label);
+		md_title(b, m->cols[c]);
 		rbuf_add(b, " |");
 		for (int st = 0; st < ST__N; st++)
 			rbuf_addf(b, " %ld |", s->count[st]);

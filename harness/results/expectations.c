@@ -1,5 +1,6 @@
 /* expectations.c: feature-keyed expected failures. */
 #include "expectations.h"
+#include "kernel.h"
 #include "rbuf.h"
 
 #include <dirent.h>
@@ -81,6 +82,7 @@ static const char *flavour(const char *uname)
 static const char *key_value(const char *key, const struct column *c)
 {
 	if (strcmp(key, "arch") == 0) return c->arch;
+	if (strcmp(key, "abi") == 0) return c->abi[0] ? c->abi : "native";
 	if (strcmp(key, "accel") == 0) return c->accel;
 	if (strcmp(key, "label") == 0) return c->label;
 	if (strcmp(key, "uname") == 0) return c->uname;
@@ -108,6 +110,15 @@ int expect_pred_check(const char *pred, char *err, size_t errlen)
 			}
 		} else if (op != OP_EQ && op != OP_NE) {
 			snprintf(err, errlen, "'%s' only takes = or != in '%.*s'", key, (int)n, p);
+			return -1;
+		} else if (strcmp(key, "arch") == 0 && !karch_canon(val)) {
+			snprintf(err, errlen, "unknown architecture '%s' in '%.*s' (x86_64, arm64, "
+				 "ppc64le; or Debian's amd64, ppc64el)", val, (int)n, p);
+			return -1;
+		} else if (strcmp(key, "abi") == 0 && strcmp(val, "native") != 0 &&
+			   strcmp(val, "compat32") != 0) {
+			snprintf(err, errlen, "unknown ABI '%s' in '%.*s' (native or compat32)", val,
+				 (int)n, p);
 			return -1;
 		}
 		p += n;
@@ -137,6 +148,9 @@ bool expect_pred_holds(const char *pred, const struct column *c)
 			}
 		} else {
 			const char *have = key_value(key, c);
+			/* arch=ppc64el is arch=ppc64le */
+			if (strcmp(key, "arch") == 0 && karch_canon(val))
+				snprintf(val, sizeof val, "%s", karch_canon(val));
 			if (have && *have)
 				ok = (strcmp(have, val) == 0) == (op == OP_EQ);
 			else

@@ -70,7 +70,9 @@ static int do_begin(struct column *c, const struct fields *f)
 		if (strcmp(kv, "uname") == 0)
 			snprintf(c->uname, sizeof c->uname, "%s", v);
 		else if (strcmp(kv, "arch") == 0)
-			snprintf(c->arch, sizeof c->arch, "%s", v);
+			col_set_arch(c, v, NULL); /* uname -m: aarch64 is arm64 */
+		else if (strcmp(kv, "abi") == 0)
+			col_set_arch(c, NULL, v);
 		else if (strcmp(kv, "cases") == 0)
 			c->begin_cases = strtol(v, NULL, 10);
 		else

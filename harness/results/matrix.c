@@ -21,12 +21,12 @@ void matrix_init(struct matrix *m)
 	memset(m, 0, sizeof *m);
 }
 
-static bool has_label(const struct matrix *m, const char *label)
+static const struct column *by_label(const struct matrix *m, const char *label)
 {
 	for (size_t i = 0; i < m->ncols; i++)
 		if (strcmp(m->cols[i]->label, label) == 0)
-			return true;
-	return false;
+			return m->cols[i];
+	return NULL;
 }
 
 bool matrix_add(struct matrix *m, struct column *c)
@@ -34,14 +34,19 @@ bool matrix_add(struct matrix *m, struct column *c)
 	bool renamed = false;
 	if (!c->label[0])
 		snprintf(c->label, sizeof c->label, "kernel%zu", m->ncols + 1);
-	if (has_label(m, c->label)) {
-		char base[100], try[128];
+	const struct column *same = by_label(m, c->label);
+	if (same) {
+		char base[100], try[128], mine[33], theirs[33];
 		snprintf(base, sizeof base, "%.99s", c->label);
-		for (int k = 2;; k++) {
+		/* The same label on another arch or ABI (e.g. "host" of two
+		 * machines) is another kernel: say which in the new label. */
+		col_arch_abi(c, mine, sizeof mine);
+		col_arch_abi(same, theirs, sizeof theirs);
+		if (mine[0] && theirs[0] && strcmp(mine, theirs) != 0)
+			snprintf(base, sizeof base, "%.60s-%.32s", c->label, mine);
+		snprintf(try, sizeof try, "%s", base);
+		for (int k = 2; by_label(m, try); k++)
 			snprintf(try, sizeof try, "%s-%d", base, k);
-			if (!has_label(m, try))
-				break;
-		}
 		snprintf(c->label, sizeof c->label, "%s", try);
 		renamed = true;
 	}

@@ -39,8 +39,10 @@ struct matrix {
 };
 
 void matrix_init(struct matrix *m);
-/* Take ownership of c.  A label already present gets "-2", "-3"...
- * (returns true when it had to rename). */
+/* Take ownership of c.  A label already present gets "-2", "-3"...; when
+ * the column with that label has another arch or ABI, the new one gets
+ * "-ARCH[-ABI]" first ("host-arm64"), so that two architectures are never
+ * taken for one kernel.  Returns true when it had to rename. */
 bool matrix_add(struct matrix *m, struct column *c);
 /* NULL or "" selects the first column.  -1 with a message when no column
  * has that label. */

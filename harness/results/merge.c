@@ -44,8 +44,9 @@ static struct column *load_column(const json_t *o)
 	copy(c->uname, sizeof c->uname, o, "uname");
 	copy(c->version, sizeof c->version, o, "version");
 	copy(c->config_hash, sizeof c->config_hash, o, "config_hash");
-	copy(c->arch, sizeof c->arch, o, "arch");
+	col_set_arch(c, merge_str(o, "arch", ""), merge_str(o, "abi", ""));
 	copy(c->accel, sizeof c->accel, o, "accel");
+	c->resolve_s = merge_num(o, "resolve_s", 0);
 	c->boot_s = merge_num(o, "boot_s", 0);
 	c->suite_s = merge_num(o, "suite_s", 0);
 	int e = end_parse(merge_str(o, "end", "done"));
@@ -151,9 +152,12 @@ int merge_load_text(struct matrix *m, const char *text, size_t len, const char *
 	for (i = 0; i < ncols; i++) {
 		char was[128];
 		snprintf(was, sizeof was, "%s", cols[i]->label);
-		if (matrix_add(m, cols[i]))
-			fprintf(stderr, "ttypot: %s: label '%s' already taken, renamed '%s'\n",
-				path, was, cols[i]->label);
+		if (matrix_add(m, cols[i])) {
+			char aa[40];
+			col_arch_abi(cols[i], aa, sizeof aa);
+			fprintf(stderr, "ttypot: %s: label '%s'%s%s already taken, renamed '%s'\n",
+				path, was, aa[0] ? " on " : "", aa, cols[i]->label);
+		}
 		cols[i] = NULL;
 	}
 	/* The first file that describes a case wins. */

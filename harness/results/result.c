@@ -1,5 +1,6 @@
 /* result.c: the per-kernel column model. */
 #include "result.h"
+#include "kernel.h"
 #include "rbuf.h"
 
 #include <stdio.h>
@@ -243,4 +244,38 @@ bool case_selected(const char *filter, const char *id)
 		p += n;
 	}
 	return !any;
+}
+
+void col_set_arch(struct column *c, const char *arch, const char *abi)
+{
+	if (arch) {
+		const char *canon = karch_canon(arch);
+		snprintf(c->arch, sizeof c->arch, "%s", canon ? canon : arch);
+	}
+	if (abi)
+		snprintf(c->abi, sizeof c->abi, "%s", abi);
+}
+
+void col_arch_abi(const struct column *c, char *out, size_t outlen)
+{
+	if (!c->arch[0])
+		snprintf(out, outlen, "%s", "");
+	else
+		snprintf(out, outlen, "%s%s%s", c->arch, c->abi[0] ? "-" : "", c->abi);
+}
+
+void col_label_for(const struct column *c, const char *resolved, char *out,
+		   size_t outlen)
+{
+	char got[128], aa[40], tail[48];
+	snprintf(got, sizeof got, "%.127s", resolved);
+	col_arch_abi(c, aa, sizeof aa);
+	snprintf(tail, sizeof tail, " [%s]", aa);
+	size_t gl = strlen(got), tl = strlen(tail);
+	if (aa[0] && gl > tl && strcmp(got + gl - tl, tail) == 0)
+		got[gl - tl] = '\0';
+	if (c->abi[0] && !strstr(got, c->abi))
+		snprintf(out, outlen, "%.100s+%.20s", got, c->abi);
+	else
+		snprintf(out, outlen, "%s", got);
 }

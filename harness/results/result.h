@@ -48,8 +48,10 @@ struct column {
 	char uname[128];       /* uname -r (begin line, else resolver) */
 	char version[256];     /* package version / git sha */
 	char config_hash[20];
-	char arch[16];
+	char arch[16];         /* x86_64, arm64, ppc64le ("" unknown) */
+	char abi[16];          /* userland ABI: "" native, "compat32" (i386 on x86_64) */
 	char accel[8];         /* kvm / tcg / host */
+	double resolve_s;      /* download/unpack/build of the kernel (0: none) */
 	double boot_s, suite_s;
 	enum col_end end;
 	char *error;           /* why an error column is one, else "" */
@@ -74,6 +76,18 @@ void col_set_console(struct column *c, const char *tail);
 struct case_result *col_put(struct column *c, const char *id, enum status st,
 			    double secs, const char *reason);
 struct case_result *col_find(const struct column *c, const char *id);
+/* Set arch (by any name karch_canon knows: aarch64 -> arm64, ppc64el ->
+ * ppc64le, amd64 -> x86_64; another name is kept as given) and abi; NULL
+ * leaves that field as it is. */
+void col_set_arch(struct column *c, const char *arch, const char *abi);
+/* "x86_64", "x86_64-compat32", "arm64"; "" when the arch is unknown. */
+void col_arch_abi(const struct column *c, char *out, size_t outlen);
+/* The label of a column (arch and abi set) from a resolver's label:
+ * headings name the arch and ABI, so a trailing " [ARCH-ABI]" goes, and a
+ * column of another ABI than the kernel's own gets "+ABI" unless the label
+ * says it ("6.1.0-57-amd64 [x86_64-compat32]" -> "6.1.0-57-amd64+compat32"). */
+void col_label_for(const struct column *c, const char *resolved, char *out,
+		   size_t outlen);
 const char *col_feature(const struct column *c, const char *key);
 void col_set_feature(struct column *c, const char *key, const char *value);
 

@@ -1,4 +1,4 @@
-/* t_cli: command line, default kernel list, progress lines. */
+/* t_cli: command line, kernel presets (default, abi), --arch, progress lines. */
 #include <atf-c.h>
 
 #include <stdarg.h>
@@ -122,6 +122,218 @@ ATF_TC_BODY(default_kernels, tc)
 	ATF_CHECK_EQ(l.n, 0);
 }
 
+/* Fake apt lists: the search answer, and the PKG:ARCH pairs that exist. */
+struct fake_apt {
+	const char *names;
+	const char *have; /* "pkg:arch pkg:arch ..." */
+	int searches, lookups;
+};
+
+static int fake_search(void *ctx, const char *regex, struct rbuf *out, char *err,
+		       size_t errlen)
+{
+	(void)regex;
+	(void)err;
+	(void)errlen;
+	struct fake_apt *f = ctx;
+	f->searches++;
+	rbuf_add(out, f->names);
+	return 0;
+}
+
+static int fake_has(void *ctx, const char *const *pkgs, const char *const *archs,
+		    size_t n, bool *found, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	struct fake_apt *f = ctx;
+	f->lookups++;
+	for (size_t i = 0; i < n; i++) {
+		char q[200];
+		snprintf(q, sizeof q, " %s:%s ", pkgs[i], archs[i]);
+		char hay[1024];
+		snprintf(hay, sizeof hay, " %s ", f->have);
+		found[i] = strstr(hay, q) != NULL;
+	}
+	return 0;
+}
+
+static const char *const apt57 =
+	"linux-image-6.1.0-47-amd64 - Linux 6.1 for 64-bit PCs (signed)\n"
+	"linux-image-6.1.0-57-amd64 - Linux 6.1 for 64-bit PCs (signed)\n"
+	"linux-image-6.1.0-57-cloud-amd64 - cloud\n"
+	"linux-source-6.12 - source\n";
+static const char *const have57 =
+	"linux-image-6.1.0-57-amd64:amd64 linux-image-6.1.0-57-arm64:arm64 "
+	"linux-image-6.1.0-57-powerpc64le:ppc64el";
+
+ATF_TC(abi_preset);
+ATF_TC_HEAD(abi_preset, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The abi preset: the newest 6.1 ABI as x86_64, x86_64-compat32, arm64 and ppc64le specs");
+}
+ATF_TC_BODY(abi_preset, tc)
+{
+	struct fake_apt f = { apt57, have57, 0, 0 };
+	struct apt_src src = { fake_search, fake_has, &f };
+	char *args[] = { "abi" };
+	struct idlist l = {0};
+	char err[512];
+	ATF_REQUIRE_MSG(deflist_expand(&src, args, 1, &l, err, sizeof err) == 0, "%s", err);
+	ATF_REQUIRE_EQ(l.n, 4);
+	ATF_CHECK_STREQ(l.v[0], "deb:linux-image-6.1.0-57-amd64");
+	ATF_CHECK_STREQ(l.v[1], "deb:linux-image-6.1.0-57-amd64+compat32");
+	ATF_CHECK_STREQ(l.v[2], "deb:linux-image-6.1.0-57-arm64:arm64");
+	ATF_CHECK_STREQ(l.v[3], "deb:linux-image-6.1.0-57-powerpc64le:ppc64el");
+	ATF_CHECK_EQ(f.searches, 1);
+	ATF_CHECK_EQ(f.lookups, 1);
+	/* each parses to its arch and ABI */
+	struct kspec k[4];
+	ATF_REQUIRE_MSG(deflist_parse_specs(&l, NULL, k, err, sizeof err) == 0, "%s", err);
+	const char *arch[] = { "x86_64", "x86_64", "arm64", "ppc64le" };
+	const char *abi[] = { "", "compat32", "", "" };
+	for (int i = 0; i < 4; i++) {
+		ATF_CHECK_EQ(k[i].kind, KSPEC_DEB);
+		ATF_CHECK_STREQ(k[i].arch, arch[i]);
+		ATF_CHECK_STREQ(k[i].abi, abi[i]);
+	}
+	ATF_CHECK_STREQ(k[2].arg, "linux-image-6.1.0-57-arm64");
+	ATF_CHECK_STREQ(k[3].arg, "linux-image-6.1.0-57-powerpc64le");
+	idlist_free(&l);
+}
+
+ATF_TC(abi_preset_missing);
+ATF_TC_HEAD(abi_preset_missing, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A package the abi preset needs and the apt lists lack is named; no lists at all too");
+}
+ATF_TC_BODY(abi_preset_missing, tc)
+{
+	struct fake_apt f = { apt57, "linux-image-6.1.0-57-amd64:amd64 "
+			      "linux-image-6.1.0-57-arm64:arm64", 0, 0 };
+	struct apt_src src = { fake_search, fake_has, &f };
+	char *args[] = { "host", "abi" };
+	struct idlist l = {0};
+	char err[512];
+	ATF_CHECK_EQ(deflist_expand(&src, args, 2, &l, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "linux-image-6.1.0-57-powerpc64le:ppc64el") != NULL, "%s", err);
+	ATF_CHECK_MSG(strstr(err, "abi") != NULL, "%s", err);
+	idlist_free(&l);
+	/* an arm64 package of the newest ABI under the amd64 name only is no arm64 package */
+	f.have = "linux-image-6.1.0-57-amd64:amd64 linux-image-6.1.0-57-arm64:amd64 "
+		 "linux-image-6.1.0-57-powerpc64le:ppc64el";
+	ATF_CHECK_EQ(deflist_expand(&src, args + 1, 1, &l, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "linux-image-6.1.0-57-arm64:arm64") != NULL, "%s", err);
+	idlist_free(&l);
+	f.names = "";
+	ATF_CHECK_EQ(deflist_expand(&src, args + 1, 1, &l, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "apt-get update") != NULL, "%s", err);
+	idlist_free(&l);
+}
+
+ATF_TC(presets_mix);
+ATF_TC_HEAD(presets_mix, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Presets expand in place among explicit specs; no kernels is default; unknown presets are named");
+}
+ATF_TC_BODY(presets_mix, tc)
+{
+	struct fake_apt f = { apt57, have57, 0, 0 };
+	struct apt_src src = { fake_search, fake_has, &f };
+	struct idlist l = {0};
+	char err[512];
+	char *mixed[] = { "host", "abi", "tree:/src/linux" };
+	ATF_REQUIRE_MSG(deflist_expand(&src, mixed, 3, &l, err, sizeof err) == 0, "%s", err);
+	ATF_REQUIRE_EQ(l.n, 6);
+	ATF_CHECK_STREQ(l.v[0], "host");
+	ATF_CHECK_STREQ(l.v[1], "deb:linux-image-6.1.0-57-amd64");
+	ATF_CHECK_STREQ(l.v[4], "deb:linux-image-6.1.0-57-powerpc64le:ppc64el");
+	ATF_CHECK_STREQ(l.v[5], "tree:/src/linux");
+	idlist_free(&l);
+	/* default + abi: one search, the shared amd64 spec once */
+	f.searches = 0;
+	char *both[] = { "default", "abi" };
+	ATF_REQUIRE_MSG(deflist_expand(&src, both, 2, &l, err, sizeof err) == 0, "%s", err);
+	ATF_CHECK_EQ(f.searches, 1);
+	ATF_REQUIRE_EQ(l.n, 5 + 3);
+	ATF_CHECK_STREQ(l.v[0], "host");
+	ATF_CHECK_STREQ(l.v[1], "deb:linux-image-6.1.0-57-amd64");
+	ATF_CHECK_STREQ(l.v[5], "deb:linux-image-6.1.0-57-amd64+compat32");
+	idlist_free(&l);
+	/* nothing given: the default preset */
+	ATF_REQUIRE(deflist_expand(&src, NULL, 0, &l, err, sizeof err) == 0);
+	ATF_CHECK_EQ(l.n, 5);
+	idlist_free(&l);
+	/* explicit specs need no apt lists */
+	f.searches = 0;
+	char *plain[] = { "host", "deb:linux-image-6.1.0-9-amd64" };
+	ATF_REQUIRE(deflist_expand(&src, plain, 2, &l, err, sizeof err) == 0);
+	ATF_CHECK_EQ(f.searches, 0);
+	ATF_CHECK_EQ(l.n, 2);
+	idlist_free(&l);
+	/* a bare word that is no preset and no file */
+	char *typo[] = { "host", "abis" };
+	ATF_CHECK_EQ(deflist_expand(&src, typo, 2, &l, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "'abis'") && strstr(err, "default, abi"), "%s", err);
+	idlist_free(&l);
+	/* ... but an image file of that name is that file */
+	FILE *img = fopen("vmlinuz", "w");
+	ATF_REQUIRE(img);
+	fclose(img);
+	char *file[] = { "vmlinuz" };
+	ATF_REQUIRE_MSG(deflist_expand(&src, file, 1, &l, err, sizeof err) == 0, "%s", err);
+	ATF_CHECK_STREQ(l.v[0], "vmlinuz");
+	idlist_free(&l);
+}
+
+ATF_TC(arch_option);
+ATF_TC_HEAD(arch_option, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "matrix --arch ARCH sets the arch of image paths only; bad or pointless uses are errors");
+}
+ATF_TC_BODY(arch_option, tc)
+{
+	struct cli o;
+	char err[512];
+	ATF_REQUIRE_MSG(parse(&o, err, sizeof err, "matrix", "--arch", "aarch64", "/boot/Image",
+			      "deb:linux-image-6.1.0-57-amd64", "host", (char *)NULL) == 0, "%s", err);
+	ATF_CHECK_STREQ(o.arch, "aarch64");
+	struct idlist l = {0};
+	for (int i = 0; i < o.nargs; i++)
+		idlist_add(&l, o.args[i]);
+	struct kspec k[3];
+	ATF_REQUIRE_MSG(deflist_parse_specs(&l, o.arch, k, err, sizeof err) == 0, "%s", err);
+	ATF_CHECK_EQ(k[0].kind, KSPEC_IMAGE);
+	ATF_CHECK_STREQ(k[0].arch, "arm64");
+	ATF_CHECK(k[0].arch_given);
+	ATF_CHECK_STREQ(k[1].arch, "x86_64"); /* a deb: says its own */
+	ATF_CHECK(!k[1].arch_given);
+	ATF_CHECK_STREQ(k[2].arch, "x86_64");
+	free(o.args);
+	/* an image with +compat32 is x86_64 only */
+	idlist_free(&l);
+	idlist_add(&l, "/boot/vmlinuz+compat32");
+	ATF_CHECK_EQ(deflist_parse_specs(&l, "ppc64le", k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "compat32") != NULL, "%s", err);
+	ATF_REQUIRE(deflist_parse_specs(&l, "amd64", k, err, sizeof err) == 0);
+	ATF_CHECK_STREQ(k[0].arch, "x86_64");
+	ATF_CHECK_STREQ(k[0].abi, "compat32");
+	/* no image to apply it to */
+	idlist_free(&l);
+	idlist_add(&l, "host");
+	ATF_CHECK_EQ(deflist_parse_specs(&l, "arm64", k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "--arch") != NULL, "%s", err);
+	idlist_free(&l);
+	ATF_CHECK_EQ(parse(&o, err, sizeof err, "matrix", "--arch", "sparc", "/boot/x", (char *)NULL), -1);
+	ATF_CHECK_MSG(strstr(err, "sparc") != NULL, "%s", err);
+	free(o.args);
+	ATF_CHECK_EQ(parse(&o, err, sizeof err, "run", "--arch", "arm64", (char *)NULL), -1);
+	ATF_CHECK_MSG(strstr(err, "--arch") != NULL, "%s", err);
+	free(o.args);
+	ATF_CHECK_EQ(parse(&o, err, sizeof err, "merge", "--arch", "arm64", "a.json", (char *)NULL), -1);
+	free(o.args);
+}
+
 ATF_TC(progress_lines);
 ATF_TC_HEAD(progress_lines, tc)
 {
@@ -167,6 +379,10 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, matrix_options);
 	ATF_TP_ADD_TC(tp, usage_errors);
 	ATF_TP_ADD_TC(tp, default_kernels);
+	ATF_TP_ADD_TC(tp, abi_preset);
+	ATF_TP_ADD_TC(tp, abi_preset_missing);
+	ATF_TP_ADD_TC(tp, presets_mix);
+	ATF_TP_ADD_TC(tp, arch_option);
 	ATF_TP_ADD_TC(tp, progress_lines);
 	return atf_no_error();
 }

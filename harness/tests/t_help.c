@@ -114,11 +114,38 @@ ATF_TC_BODY(usage_errors_exit_codes, tc)
 	}
 }
 
+ATF_TC(matrix_presets_and_arch);
+ATF_TC_HEAD(matrix_presets_and_arch, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "matrix --help names the presets and --arch (run's does not "
+			  "take --arch); an unknown preset is named before any work, exit 2");
+}
+ATF_TC_BODY(matrix_presets_and_arch, tc)
+{
+	struct rbuf out = {0};
+	ATF_CHECK_EQ(ttypot(tc, &out, "matrix", "--help", NULL), 0);
+	const char *h = rbuf_str(&out);
+	ATF_CHECK_MSG(strstr(h, "--arch ARCH") && strstr(h, "  abi ") && strstr(h, "  default ") &&
+		      strstr(h, "+compat32") && strstr(h, "[:ARCH]"), "%s", h);
+	rbuf_free(&out);
+	ATF_CHECK_EQ(ttypot(tc, &out, "run", "--help", NULL), 0);
+	ATF_CHECK_MSG(!strstr(rbuf_str(&out), "--arch"), "%s", rbuf_str(&out));
+	rbuf_free(&out);
+	ATF_CHECK_EQ(ttypot(tc, &out, "matrix", "abii", NULL), 2);
+	ATF_CHECK_MSG(strstr(rbuf_str(&out), "'abii'") && strstr(rbuf_str(&out), "preset"), "%s",
+		      rbuf_str(&out));
+	rbuf_free(&out);
+	ATF_CHECK_EQ(ttypot(tc, &out, "matrix", "--arch=arm64", "host"), 2);
+	ATF_CHECK_MSG(strstr(rbuf_str(&out), "no kernel image path"), "%s", rbuf_str(&out));
+	rbuf_free(&out);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_command_has_help);
 	ATF_TP_ADD_TC(tp, help_lists_all_commands);
 	ATF_TP_ADD_TC(tp, version_everywhere);
 	ATF_TP_ADD_TC(tp, usage_errors_exit_codes);
+	ATF_TP_ADD_TC(tp, matrix_presets_and_arch);
 	return atf_no_error();
 }

@@ -25,6 +25,8 @@ static void sample(struct matrix *m)
 	struct column *a = col_new("6.1-base"), *b = col_new("6.12-cand");
 	snprintf(a->uname, sizeof a->uname, "6.1.0-47-amd64");
 	snprintf(b->uname, sizeof b->uname, "6.12.118");
+	col_set_arch(a, "x86_64", "compat32");
+	col_set_arch(b, "arm64", NULL);
 	for (int i = 0; i < NROWS; i++) {
 		char id[64];
 		snprintf(id, sizeof id, "%s/t_x:case_%02d", i < NROWS / 2 ? "pty" : "close", i);
@@ -265,6 +267,9 @@ ATF_TC_BODY(overview_filters_hover, tc)
 	ATF_CHECK_MSG(strstr(dom, "<div class=\"tip\">Data written just before close is read"
 			     "<div class=\"commits\">commits: broke 1a2b3c4d fixed 5e6f7a8b</div>"),
 		      "no description/commits tip on pty/t_x:case_08");
+	/* both header rows name each kernel's arch and ABI */
+	ATF_CHECK_EQ(count(dom, "<th>6.1-base \xc2\xb7 x86_64-compat32"), 2);
+	ATF_CHECK_EQ(count(dom, "<th>6.12-cand \xc2\xb7 arm64"), 2);
 	ATF_CHECK(strstr(dom, "#m thead th{position:sticky;top:0"));
 	ATF_CHECK(strstr(dom, "#m td.id,#m tr.area th{position:sticky;left:0"));
 	free(dom);

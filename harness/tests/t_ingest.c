@@ -350,8 +350,39 @@ ATF_TC_BODY(caselist_kyua, tc)
 	ATF_CHECK(strstr(err, "suite/none/Kyuafile") != NULL);
 }
 
+ATF_TC(begin_arch_abi);
+ATF_TC_HEAD(begin_arch_abi, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The begin line's arch (uname -m) is the kernel's name for it; abi= sets the ABI");
+}
+ATF_TC_BODY(begin_arch_abi, tc)
+{
+	struct rbuf b = {0};
+	proto_line(&b, "begin uname=6.1.0-57-arm64 arch=aarch64 cases=1");
+	proto_line(&b, "end rc=0");
+	struct column *c = ingest_text(b.s);
+	ATF_CHECK_STREQ(c->arch, "arm64");
+	ATF_CHECK_STREQ(c->abi, "");
+	ATF_CHECK(col_feature(c, "arch") == NULL);
+	col_free(c);
+	rbuf_free(&b);
+	proto_line(&b, "begin uname=6.1.0-57-amd64 arch=x86_64 abi=compat32 cases=1");
+	c = ingest_text(b.s);
+	ATF_CHECK_STREQ(c->arch, "x86_64");
+	ATF_CHECK_STREQ(c->abi, "compat32");
+	ATF_CHECK(col_feature(c, "abi") == NULL);
+	col_free(c);
+	rbuf_free(&b);
+	proto_line(&b, "begin uname=6.1.0-57-powerpc64le arch=ppc64le cases=1");
+	c = ingest_text(b.s);
+	ATF_CHECK_STREQ(c->arch, "ppc64le");
+	col_free(c);
+	rbuf_free(&b);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, begin_arch_abi);
 	ATF_TP_ADD_TC(tp, crc32_vector);
 	ATF_TP_ADD_TC(tp, good_stream);
 	ATF_TP_ADD_TC(tp, truncated_last_line);

@@ -277,6 +277,119 @@ ATF_TC_BODY(expectation_file_errors, tc)
 	ATF_CHECK_EQ(ex.n, 0);
 }
 
+ATF_TC(labels_by_arch);
+ATF_TC_HEAD(labels_by_arch, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A label taken on another arch or ABI gets -ARCH[-ABI], never merged into one column");
+}
+ATF_TC_BODY(labels_by_arch, tc)
+{
+	struct matrix m;
+	matrix_init(&m);
+	struct column *x = mkcol("host", ""), *a = mkcol("host", ""), *a2 = mkcol("host", ""),
+		      *k = mkcol("6.1.0-57-amd64", ""), *k32 = mkcol("6.1.0-57-amd64", "");
+	col_set_arch(x, "x86_64", NULL);
+	col_set_arch(a, "aarch64", NULL); /* uname -m's name */
+	col_set_arch(a2, "arm64", NULL);
+	col_set_arch(k, "amd64", "");
+	col_set_arch(k32, "x86_64", "compat32");
+	ATF_CHECK_STREQ(a->arch, "arm64");
+	ATF_CHECK_STREQ(k->arch, "x86_64");
+	ATF_CHECK(!matrix_add(&m, x));
+	ATF_CHECK(matrix_add(&m, a));
+	ATF_CHECK(matrix_add(&m, a2));
+	ATF_CHECK(!matrix_add(&m, k));
+	ATF_CHECK(matrix_add(&m, k32));
+	ATF_REQUIRE_EQ(m.ncols, 5);
+	ATF_CHECK_STREQ(m.cols[1]->label, "host-arm64");
+	ATF_CHECK_STREQ(m.cols[2]->label, "host-arm64-2"); /* a second arm64 host */
+	ATF_CHECK_STREQ(m.cols[4]->label, "6.1.0-57-amd64-x86_64-compat32");
+	char aa[40];
+	col_arch_abi(m.cols[4], aa, sizeof aa);
+	ATF_CHECK_STREQ(aa, "x86_64-compat32");
+	/* labels from resolvers: the heading names the arch, the label need not */
+	char l[128];
+	col_label_for(k32, "6.1.0-57-amd64", l, sizeof l);
+	ATF_CHECK_STREQ(l, "6.1.0-57-amd64+compat32");
+	col_label_for(k32, "6.1.0-57-amd64 [x86_64-compat32]", l, sizeof l);
+	ATF_CHECK_STREQ(l, "6.1.0-57-amd64+compat32");
+	col_label_for(a, "6.1.0-57-arm64 [arm64]", l, sizeof l);
+	ATF_CHECK_STREQ(l, "6.1.0-57-arm64");
+	col_label_for(a, "6.1.0-57-arm64 [ppc64le]", l, sizeof l); /* not its arch: kept */
+	ATF_CHECK_STREQ(l, "6.1.0-57-arm64 [ppc64le]");
+	col_label_for(k, "6.1.0-57-amd64", l, sizeof l);
+	ATF_CHECK_STREQ(l, "6.1.0-57-amd64");
+	col_label_for(k32, "my-compat32-build", l, sizeof l); /* says it already */
+	ATF_CHECK_STREQ(l, "my-compat32-build");
+	matrix_free(&m);
+}
+
+ATF_TC(expectations_by_arch);
+ATF_TC_HEAD(expectations_by_arch, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "An expectation keyed on arch or abi applies only to columns of that arch or ABI");
+}
+ATF_TC_BODY(expectations_by_arch, tc)
+{
+	write_conf("arch.conf",
+		   "arch=ppc64el         termios/t_cc:vmin_index  fail  powerpc's termios has NCCS 19 "
+		   "and its own c_cc indices\n"
+		   "arch!=x86_64         pty/t_x:b  fail  not on x86\n"
+		   "abi=compat32         pty/t_x:a  fail  the compat ioctl path\n"
+		   "arch=x86_64,abi=native close/t_y:e fail native x86_64 only\n");
+	struct expectations ex = {0};
+	char err[512];
+	ATF_REQUIRE_MSG(expect_load_file(&ex, "arch.conf", err, sizeof err) == 0, "%s", err);
+	ATF_REQUIRE_EQ(ex.n, 4);
+	const char *arch[] = { "x86_64", "x86_64", "arm64", "ppc64le" };
+	const char *abi[] = { "", "compat32", "", "" };
+	struct column *c[4];
+	for (int i = 0; i < 4; i++) {
+		c[i] = mkcol("k", "6.1.0-57");
+		col_set_arch(c[i], arch[i], abi[i]);
+		col_put(c[i], "termios/t_cc:vmin_index", ST_FAIL, 0, "c_cc[VMIN] at 4");
+		col_put(c[i], "pty/t_x:a", ST_FAIL, 0, "");
+		col_put(c[i], "pty/t_x:b", ST_FAIL, 0, "");
+		col_put(c[i], "close/t_y:e", ST_FAIL, 0, "");
+		expect_apply(&ex, c[i]);
+	}
+	/* ppc64el in the file is the column's ppc64le */
+	for (int i = 0; i < 4; i++)
+		ATF_CHECK_EQ_MSG(col_find(c[i], "termios/t_cc:vmin_index")->st,
+				 i == 3 ? ST_XFAIL : ST_FAIL, "%s", arch[i]);
+	ATF_CHECK_STREQ(col_find(c[3], "termios/t_cc:vmin_index")->expect,
+			"powerpc's termios has NCCS 19 and its own c_cc indices");
+	ATF_CHECK_EQ(col_find(c[0], "pty/t_x:b")->st, ST_FAIL);
+	ATF_CHECK_EQ(col_find(c[1], "pty/t_x:b")->st, ST_FAIL); /* compat32 is still x86_64 */
+	ATF_CHECK_EQ(col_find(c[2], "pty/t_x:b")->st, ST_XFAIL);
+	ATF_CHECK_EQ(col_find(c[3], "pty/t_x:b")->st, ST_XFAIL);
+	for (int i = 0; i < 4; i++) {
+		ATF_CHECK_EQ(col_find(c[i], "pty/t_x:a")->st, i == 1 ? ST_XFAIL : ST_FAIL);
+		ATF_CHECK_EQ(col_find(c[i], "close/t_y:e")->st, i == 0 ? ST_XFAIL : ST_FAIL);
+	}
+	/* a column whose arch is unknown: arch=... never holds, arch!=... does */
+	struct column *u = mkcol("old", "6.1.0");
+	ATF_CHECK(!expect_pred_holds("arch=x86_64", u));
+	ATF_CHECK(expect_pred_holds("arch!=arm64", u));
+	ATF_CHECK(expect_pred_holds("abi=native", u));
+	ATF_CHECK(expect_pred_holds("arch=aarch64", c[2]));
+	col_free(u);
+	for (int i = 0; i < 4; i++)
+		col_free(c[i]);
+	expect_free(&ex);
+	/* unknown names and a missing reason are errors naming the line */
+	write_conf("arch2.conf", "arch=ppc64 pty/t_x:a fail big-endian?\n");
+	ATF_CHECK_EQ(expect_load_file(&ex, "arch2.conf", err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "arch2.conf:1") && strstr(err, "ppc64"), "%s", err);
+	write_conf("arch3.conf", "abi=x32 pty/t_x:a fail x32\n");
+	ATF_CHECK_EQ(expect_load_file(&ex, "arch3.conf", err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "arch3.conf:1") && strstr(err, "x32"), "%s", err);
+	write_conf("arch4.conf", "arch=arm64 pty/t_x:a fail\n");
+	ATF_CHECK_EQ(expect_load_file(&ex, "arch4.conf", err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "reason") != NULL, "%s", err);
+	expect_free(&ex);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, transitions);
@@ -287,5 +400,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, expectations_xfail);
 	ATF_TP_ADD_TC(tp, predicates);
 	ATF_TP_ADD_TC(tp, expectation_file_errors);
+	ATF_TP_ADD_TC(tp, labels_by_arch);
+	ATF_TP_ADD_TC(tp, expectations_by_arch);
 	return atf_no_error();
 }

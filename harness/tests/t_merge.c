@@ -145,10 +145,126 @@ ATF_TC_BODY(bad_inputs, tc)
 	matrix_free(&m);
 }
 
+/* The four columns of the abi preset, as cmd_matrix makes them. */
+static void abi_matrix(struct matrix *m)
+{
+	static const char *const labels[] = { "6.1.0-57-amd64", "6.1.0-57-amd64+compat32",
+					      "6.1.0-57-arm64", "6.1.0-57-powerpc64le" };
+	static const char *const arch[] = { "x86_64", "x86_64", "arm64", "ppc64le" };
+	static const char *const abi[] = { "", "compat32", "", "" };
+	matrix_init(m);
+	for (int i = 0; i < 4; i++) {
+		struct column *c = col_new(labels[i]);
+		col_set_arch(c, arch[i], abi[i]);
+		col_put(c, "pty/t_x:a", ST_PASS, 0.5, "");
+		col_put(c, "pty/t_x:b", i == 3 ? ST_FAIL : ST_PASS, 0.5, "");
+		matrix_add(m, c);
+	}
+	matrix_build(m);
+}
+
+ATF_TC(arch_abi_round_trip);
+ATF_TC_HEAD(arch_abi_round_trip, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "matrix.json gives every column its arch and the compat32 one its abi; report and merge read them back");
+}
+ATF_TC_BODY(arch_abi_round_trip, tc)
+{
+	struct matrix m;
+	abi_matrix(&m);
+	char err[256];
+	ATF_REQUIRE_MSG(report_write_all(&m, "abi1", err, sizeof err) == 0, "%s", err);
+	matrix_free(&m);
+	/* the file itself */
+	json_error_t je;
+	json_t *doc = json_load_file("abi1/matrix.json", 0, &je);
+	ATF_REQUIRE_MSG(doc, "%s", je.text);
+	json_t *cols = json_object_get(doc, "columns");
+	ATF_REQUIRE_EQ(json_array_size(cols), 4);
+	const char *arch[] = { "x86_64", "x86_64", "arm64", "ppc64le" };
+	for (size_t i = 0; i < 4; i++) {
+		json_t *c = json_array_get(cols, i);
+		ATF_CHECK_STREQ(merge_str(c, "arch", "?"), arch[i]);
+		ATF_CHECK_STREQ(merge_str(c, "abi", "(none)"), i == 1 ? "compat32" : "(none)");
+	}
+	json_decref(doc);
+	/* read back (as report and merge do), written again, read again */
+	for (int round = 0; round < 2; round++) {
+		matrix_init(&m);
+		ATF_REQUIRE_MSG(merge_load_json(&m, round ? "abi2/matrix.json" : "abi1/matrix.json",
+						NULL, 0, err, sizeof err) == 0, "%s", err);
+		ATF_REQUIRE_EQ(m.ncols, 4);
+		for (size_t i = 0; i < 4; i++)
+			ATF_CHECK_STREQ(m.cols[i]->arch, arch[i]);
+		ATF_CHECK_STREQ(m.cols[0]->abi, "");
+		ATF_CHECK_STREQ(m.cols[1]->abi, "compat32");
+		ATF_CHECK_STREQ(m.cols[1]->label, "6.1.0-57-amd64+compat32");
+		matrix_build(&m);
+		if (!round)
+			ATF_REQUIRE(report_write_all(&m, "abi2", err, sizeof err) == 0);
+		matrix_free(&m);
+	}
+	/* merged with itself: four more columns, each kept with its arch */
+	matrix_init(&m);
+	ATF_REQUIRE(merge_load_json(&m, "abi1/matrix.json", NULL, 0, err, sizeof err) == 0);
+	ATF_REQUIRE(merge_load_json(&m, "abi2/matrix.json", NULL, 0, err, sizeof err) == 0);
+	ATF_REQUIRE_EQ(m.ncols, 8);
+	ATF_CHECK_STREQ(m.cols[7]->label, "6.1.0-57-powerpc64le-2");
+	ATF_CHECK_STREQ(m.cols[7]->arch, "ppc64le");
+	ATF_CHECK_STREQ(m.cols[5]->abi, "compat32");
+	matrix_free(&m);
+}
+
+ATF_TC(same_label_other_arch);
+ATF_TC_HEAD(same_label_other_arch, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Two files' columns with one label but different arches stay two columns, named by arch");
+}
+ATF_TC_BODY(same_label_other_arch, tc)
+{
+	make_run("x", "host", ST_PASS, ST_PASS, NULL);
+	/* the arm64 machine's host column */
+	struct matrix a;
+	matrix_init(&a);
+	struct column *c = col_new("host");
+	col_set_arch(c, "aarch64", NULL);
+	col_put(c, "pty/t_x:a", ST_PASS, 0.5, "");
+	col_put(c, "pty/t_x:b", ST_FAIL, 0.5, "arm");
+	matrix_add(&a, c);
+	matrix_build(&a);
+	char err[256];
+	ATF_REQUIRE(report_write_all(&a, "arm", err, sizeof err) == 0);
+	matrix_free(&a);
+	struct matrix m;
+	matrix_init(&m);
+	/* x's host has no arch (a file from before arch columns): still apart */
+	ATF_REQUIRE(merge_load_json(&m, "x/matrix.json", NULL, 0, err, sizeof err) == 0);
+	ATF_REQUIRE(merge_load_json(&m, "arm/matrix.json", NULL, 0, err, sizeof err) == 0);
+	ATF_REQUIRE_EQ(m.ncols, 2);
+	ATF_CHECK_STREQ(m.cols[1]->label, "host-2");
+	matrix_free(&m);
+	/* with the arch known on both sides, the new label says it */
+	matrix_init(&m);
+	col_set_arch(c = col_new("host"), "x86_64", NULL);
+	col_put(c, "pty/t_x:b", ST_PASS, 0.5, "");
+	matrix_add(&m, c);
+	ATF_REQUIRE(merge_load_json(&m, "arm/matrix.json", NULL, 0, err, sizeof err) == 0);
+	ATF_REQUIRE_EQ(m.ncols, 2);
+	ATF_CHECK_STREQ(m.cols[0]->label, "host");
+	ATF_CHECK_STREQ(m.cols[0]->arch, "x86_64");
+	ATF_CHECK_STREQ(m.cols[1]->label, "host-arm64");
+	ATF_CHECK_STREQ(m.cols[1]->arch, "arm64");
+	ATF_CHECK_EQ(col_find(m.cols[1], "pty/t_x:b")->st, ST_FAIL);
+	ATF_CHECK_EQ(col_find(m.cols[0], "pty/t_x:b")->st, ST_PASS);
+	matrix_free(&m);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, union_of_columns);
 	ATF_TP_ADD_TC(tp, same_label_suffixed);
 	ATF_TP_ADD_TC(tp, bad_inputs);
+	ATF_TP_ADD_TC(tp, arch_abi_round_trip);
+	ATF_TP_ADD_TC(tp, same_label_other_arch);
 	return atf_no_error();
 }

@@ -207,7 +207,9 @@ ATF_TC_BODY(csv_rows, tc)
 	struct rbuf b = {0};
 	report_csv(&m, &b);
 	ATF_CHECK_EQ(count(b.s, "\r\n"), (int)m.rows.n + 1);
-	ATF_CHECK(strncmp(b.s, "case,area,host,deb<6.1>\r\n", 25) == 0);
+	/* each kernel's header names its arch (U+00B7 between) */
+	const char *head = "case,area,host \xc2\xb7 x86_64,deb<6.1> \xc2\xb7 x86_64\r\n";
+	ATF_CHECK_MSG(strncmp(b.s, head, strlen(head)) == 0, "%.80s", b.s);
 	ATF_CHECK(strstr(b.s, "pty/t_x:b,pty,pass,fail (regression)\r\n") != NULL);
 	ATF_CHECK(strstr(b.s, "close/t_y:d,close,,panic (new)\r\n") != NULL);
 	struct rbuf q = {0};
@@ -258,7 +260,8 @@ ATF_TC_BODY(markdown, tc)
 	sample(&m);
 	struct rbuf b = {0};
 	report_md(&m, &b);
-	ATF_CHECK(strstr(b.s, "## pty\n\n| case | host (baseline) | deb&lt;6.1&gt; |") != NULL);
+	ATF_CHECK(strstr(b.s, "## pty\n\n| case | host \xc2\xb7 x86\\_64 (baseline) | "
+			  "deb&lt;6.1&gt; \xc2\xb7 x86\\_64 |") != NULL);
 	ATF_CHECK(strstr(b.s, "## close") != NULL);
 	ATF_CHECK(strstr(b.s, "| pty/t\\_x:b | pass | **fail (regression)** |") != NULL);
 	ATF_CHECK(strstr(b.s, "\\|pipe\\|") != NULL);
@@ -389,6 +392,74 @@ ATF_TC_BODY(write_all, tc)
 	matrix_free(&m);
 }
 
+ATF_TC(arch_abi_headers);
+ATF_TC_HEAD(arch_abi_headers, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Every format heads a column with its arch and ABI (md, html, csv, junit, kcidb, json)");
+}
+ATF_TC_BODY(arch_abi_headers, tc)
+{
+	struct matrix m;
+	matrix_init(&m);
+	struct column *x = col_new("6.1.0-57-amd64"), *c32 = col_new("6.1.0-57-amd64+compat32"),
+		      *a = col_new("6.1.0-57-arm64"), *old = col_new("old");
+	col_set_arch(x, "x86_64", NULL);
+	col_set_arch(c32, "amd64", "compat32");
+	col_set_arch(a, "aarch64", NULL);
+	struct column *all[] = { x, c32, a, old };
+	for (int i = 0; i < 4; i++) {
+		col_put(all[i], "pty/t_x:a", ST_PASS, 0.1, "");
+		matrix_add(&m, all[i]);
+	}
+	matrix_build(&m);
+	const char *t32 = "6.1.0-57-amd64+compat32 \xc2\xb7 x86_64-compat32";
+	const char *ta = "6.1.0-57-arm64 \xc2\xb7 arm64";
+	struct rbuf b = {0};
+	report_col_title(old, &b);
+	ATF_CHECK_STREQ(rbuf_str(&b), "old"); /* arch unknown: the label alone */
+	rbuf_free(&b);
+	report_csv(&m, &b);
+	ATF_CHECK_MSG(strstr(b.s, t32) && strstr(b.s, ta) && strstr(b.s, ",old\r\n"), "%s", b.s);
+	rbuf_free(&b);
+	report_md(&m, &b);
+	ATF_CHECK(strstr(b.s, "| 6.1.0-57-amd64+compat32 \xc2\xb7 x86\\_64-compat32 |") != NULL);
+	ATF_CHECK(strstr(b.s, "| 6.1.0-57-arm64 \xc2\xb7 arm64 |") != NULL);
+	ATF_CHECK(strstr(b.s, "| x86\\_64-compat32 |") != NULL); /* the kernels table */
+	rbuf_free(&b);
+	report_html(&m, &b);
+	ATF_CHECK_EQ(count(b.s, t32), 2); /* overview and table headers */
+	ATF_CHECK_EQ(count(b.s, ta), 2);
+	rbuf_free(&b);
+	report_junit(&m, 1, &b);
+	ATF_CHECK(strstr(b.s, "<testsuite name=\"ttypot:6.1.0-57-amd64+compat32 \xc2\xb7 x86_64-compat32\"") != NULL);
+	ATF_CHECK(strstr(b.s, ", x86_64-compat32,") != NULL); /* system-out meta line */
+	ATF_CHECK_MSG(xml_check(b.s) == NULL, "%s", xml_check(b.s));
+	rbuf_free(&b);
+	report_kcidb(&m, &b);
+	char err[256];
+	json_t *doc = jv_parse(b.s, b.len, err, sizeof err);
+	ATF_REQUIRE_MSG(doc, "%s", err);
+	const json_t *bu = json_object_get(doc, "builds");
+	ATF_CHECK_STREQ(jv_str(json_array_get(bu, 1), "architecture", ""), "x86_64");
+	ATF_CHECK_STREQ(jv_str(json_array_get(bu, 1), "comment", ""), t32);
+	ATF_CHECK_STREQ(jv_str(json_object_get(json_array_get(bu, 1), "misc"), "abi", ""), "compat32");
+	ATF_CHECK_STREQ(jv_str(json_array_get(bu, 2), "architecture", ""), "arm64");
+	ATF_CHECK(!json_object_get(json_object_get(json_array_get(bu, 2), "misc"), "abi"));
+	json_decref(doc);
+	rbuf_free(&b);
+	report_json(&m, &b);
+	doc = jv_parse(b.s, b.len, err, sizeof err);
+	ATF_REQUIRE_MSG(doc, "%s", err);
+	const json_t *cols = json_object_get(doc, "columns");
+	ATF_CHECK_STREQ(jv_str(json_array_get(cols, 1), "arch", ""), "x86_64");
+	ATF_CHECK_STREQ(jv_str(json_array_get(cols, 1), "abi", ""), "compat32");
+	ATF_CHECK_STREQ(jv_str(json_array_get(cols, 2), "arch", ""), "arm64");
+	ATF_CHECK(!json_object_get(json_array_get(cols, 2), "abi"));
+	json_decref(doc);
+	rbuf_free(&b);
+	matrix_free(&m);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, json_valid_and_complete);
@@ -399,5 +470,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, junit_wellformed);
 	ATF_TP_ADD_TC(tp, kcidb_fields);
 	ATF_TP_ADD_TC(tp, write_all);
+	ATF_TP_ADD_TC(tp, arch_abi_headers);
 	return atf_no_error();
 }
