@@ -9,6 +9,22 @@
 
 #include "ttypot.h"
 
+/* TIOC[GS]LCKTRMIOS copy the kernel's struct termios, not glibc's.  The
+ * asm-generic one (x86, arm64) is glibc's prefix; powerpc's (arch/powerpc/
+ * include/uapi/asm/termbits.h) puts c_cc before c_line, so glibc's
+ * c_cc[VERASE] would land on the kernel's VKILL. */
+struct k_termios {
+	tcflag_t c_iflag, c_oflag, c_cflag, c_lflag;
+#ifdef __powerpc__
+	cc_t c_cc[19];
+	cc_t c_line;
+	speed_t c_ispeed, c_ospeed;
+#else
+	cc_t c_line;
+	cc_t c_cc[19];
+#endif
+};
+
 /* An unprivileged uid that needs no /etc/passwd entry (minimal guests). */
 #define NOBODY_UID 65534
 
@@ -19,7 +35,8 @@ TP_CASE_ROOT(locked_termios_bits_keep_their_values, TP_LINUX,
 	     "back; an all-zero lock frees them again")
 {
 	struct tp_pty p;
-	struct termios lock, t;
+	struct k_termios lock;
+	struct termios t;
 
 	tp_pty_open(&p, TP_COOKED);
 	tp_lflag(p.slave, ECHO | ICANON, 0);
@@ -61,7 +78,7 @@ static int
 unprivileged_lock(void *arg)
 {
 	struct tp_pty *p = arg;
-	struct termios lock;
+	struct k_termios lock;
 
 	if (getuid() == 0 && setuid(NOBODY_UID) != 0)
 		return tp_child_fail("setuid(%d): %s", NOBODY_UID,
@@ -84,7 +101,7 @@ TP_CASE(tiocslcktrmios_unprivileged_eperm, TP_LINUX,
 {
 	struct tp_pty p;
 	struct tp_child c;
-	struct termios lock;
+	struct k_termios lock;
 
 	tp_pty_open(&p, TP_COOKED);
 	tp_child_start(&c, unprivileged_lock, &p);

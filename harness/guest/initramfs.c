@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -377,5 +379,205 @@ out:
 	for (size_t i = 0; i < s.nelves; i++)
 		free(s.elves[i]);
 	free(s.elves);
+	return rc;
+}
+
+/* Append file from to file to. */
+static int
+append_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	int out = open(to, O_WRONLY | O_APPEND | O_CLOEXEC);
+	int rc = in < 0 || out < 0 ? -1 : 0;
+	char buf[65536];
+	ssize_t n;
+	while (rc == 0 && (n = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			rc = -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* harness/cross/build.sh: in the suite's source tree, else next to the
+ * ttypot executable (harness/ttypot -> harness/cross/). */
+static int
+cross_script(const char *suite_dir, char *out, size_t outlen)
+{
+	ku_fmt(out, outlen, "%s/harness/cross/build.sh", suite_dir);
+	if (ku_is_file(out))
+		return 0;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		ku_fmt(out, outlen, "%s/cross/build.sh", dirname(exe));
+		if (ku_is_file(out))
+			return 0;
+	}
+	return -1;
+}
+
+/* The last "error:" line of build.sh's log (its die() messages). */
+static void
+last_error(const char *log, char *out, size_t outlen)
+{
+	char *t = ku_read_file(log, NULL);
+	out[0] = '\0';
+	for (char *l = t ? strtok(t, "\n") : NULL; l; l = strtok(NULL, "\n"))
+		if (strstr(l, "error"))
+			snprintf(out, outlen, "%s", l);
+	free(t);
+}
+
+/* Wait for the cross cache's lock (build.sh takes the same one while it
+ * rebuilds root/), up to an hour; returns the fd holding it, or -1. */
+static int
+lock_cross(const char *dir)
+{
+	char p[PATH_MAX];
+	ku_fmt(p, sizeof p, "%s/lock", dir);
+	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	double t0 = proc_now();
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (proc_now() - t0 > 3600) {
+			close(fd);
+			return -1;
+		}
+		struct timespec ts = {0, 200 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	return fd;
+}
+
+int
+initramfs_cross(const char *suite_dir, const char *userland, char *out_path,
+		size_t outlen, char *err, size_t errlen)
+{
+	char script[PATH_MAX], top[PATH_MAX], cache[PATH_MAX], log[PATH_MAX];
+	if (cross_script(suite_dir, script, sizeof script) < 0) {
+		snprintf(err, errlen, "initramfs for %s: harness/cross/build.sh "
+			 "not found in %s", userland, suite_dir);
+		return -1;
+	}
+	ku_default_cache(top, sizeof top);
+	ku_fmt(log, sizeof log, "%s/cross/%s.log", top, userland);
+	ku_fmt(cache, sizeof cache, "%s/cross", top);
+	if (ku_mkdir_p(cache, 0755) < 0) {
+		snprintf(err, errlen, "initramfs for %s: cannot create %s: %s",
+			 userland, cache, strerror(errno));
+		return -1;
+	}
+	/* build.sh is quick when nothing changed (stamps); its progress goes
+	 * to the log, its last stdout line is root/. */
+	ku_progress("cross userland %s: harness/cross/build.sh %s (log %s)",
+		    userland, userland, log);
+	double t0 = proc_now();
+	struct proc_result *r = malloc(sizeof *r);
+	if (!r) {
+		snprintf(err, errlen, "initramfs for %s: out of memory", userland);
+		return -1;
+	}
+	const char *argv[] = {"sh", script, userland, NULL};
+	struct proc_opts po = {.stderr_path = log,
+			       .deadline_ms = 45 * 60 * 1000, .nice = 5};
+	proc_run(argv, &po, r);
+	char root[PATH_MAX] = "";
+	char *end = r->out + strlen(r->out);
+	while (end > r->out && end[-1] == '\n')
+		*--end = '\0';
+	char *line = strrchr(r->out, '\n');
+	snprintf(root, sizeof root, "%s", line ? line + 1 : r->out);
+	int status = r->status;
+	bool timed_out = r->timed_out;
+	free(r);
+	if (status != 0 || root[0] != '/' || !ku_is_dir(root)) {
+		char why[400];
+		last_error(log, why, sizeof why);
+		snprintf(err, errlen, "initramfs for %s: harness/cross/build.sh "
+			 "%s %s: %.300s (log %s)", userland, userland,
+			 timed_out ? "timed out" : "failed",
+			 why[0] ? why : "no root/ printed", log);
+		return -1;
+	}
+	ku_progress("cross userland %s ready in %.1f s: %s", userland,
+		    proc_now() - t0, root);
+
+	/* The key: root/'s stamp (a hash of everything it was built from)
+	 * and /init. */
+	char dir[PATH_MAX], p[PATH_MAX], inith[65], keytext[512], key[65];
+	char rtmp[PATH_MAX];
+	snprintf(rtmp, sizeof rtmp, "%s", root);
+	snprintf(dir, sizeof dir, "%s", dirname(rtmp));
+	ku_fmt(p, sizeof p, "%s/fixtures/guest/init", suite_dir);
+	if (ku_sha256_file(p, inith) < 0) {
+		snprintf(err, errlen, "initramfs for %s: %s: %s", userland, p,
+			 strerror(errno));
+		return -1;
+	}
+	ku_fmt(p, sizeof p, "%s/stamps/root", dir);
+	char *stamp = ku_read_file(p, NULL);
+	snprintf(keytext, sizeof keytext, "ttypot cross initramfs 1\n%s\n%s\n",
+		 stamp ? stamp : "", inith);
+	free(stamp);
+	ku_sha256_hex(keytext, strlen(keytext), key);
+	if (ku_fmt(out_path, outlen, "%s/initramfs-%.16s.cpio.gz", dir, key) < 0) {
+		snprintf(err, errlen, "initramfs for %s: path too long", userland);
+		return -1;
+	}
+	if (ku_is_file(out_path))
+		return 0;
+	int lk = lock_cross(dir);
+	if (lk < 0) {
+		snprintf(err, errlen, "initramfs for %s: cannot lock %s/lock",
+			 userland, dir);
+		return -1;
+	}
+	int rc = -1;
+	char tmp[PATH_MAX], a[PATH_MAX], b[PATH_MAX], idir[PATH_MAX];
+	if (ku_is_file(out_path)) { /* packed while we waited */
+		rc = 0;
+		goto out;
+	}
+	t0 = proc_now();
+	ku_fmt(tmp, sizeof tmp, "%s.%ld.tmp", out_path, (long)getpid());
+	ku_fmt(a, sizeof a, "%s.root", tmp);
+	ku_fmt(b, sizeof b, "%s.init", tmp);
+	ku_fmt(idir, sizeof idir, "%s.d", tmp);
+	/* root/ as it is, then /init as a second cpio member (the kernel
+	 * unpacks concatenated archives in order). */
+	ku_fmt(p, sizeof p, "%s/fixtures/guest/init", suite_dir);
+	char q[PATH_MAX];
+	ku_fmt(q, sizeof q, "%s/init", idir);
+	if (ku_mkdir_p(idir, 0755) < 0 || ku_copy_file(p, q) < 0 ||
+	    chmod(q, 0755) < 0) {
+		snprintf(err, errlen, "initramfs for %s: cannot copy %s: %s",
+			 userland, p, strerror(errno));
+		goto out;
+	}
+	if (cpio_pack(root, a, err, errlen) < 0 ||
+	    cpio_pack(idir, b, err, errlen) < 0)
+		goto out;
+	if (ku_copy_file(a, tmp) < 0 || append_file(b, tmp) < 0 ||
+	    rename(tmp, out_path) < 0) {
+		snprintf(err, errlen, "initramfs for %s: cannot write %s: %s",
+			 userland, out_path, strerror(errno));
+		goto out;
+	}
+	struct stat st;
+	stat(out_path, &st);
+	ku_progress("initramfs %s: %.1f MB in %.1f s", out_path,
+		    st.st_size / 1e6, proc_now() - t0);
+	rc = 0;
+out:
+	unlink(a);
+	unlink(b);
+	unlink(tmp);
+	ku_rm_rf(idir);
+	close(lk);
 	return rc;
 }

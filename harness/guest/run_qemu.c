@@ -3,6 +3,7 @@
  * (a file on the host) as the results channel. */
 #include "watch.h"
 #include "initramfs.h"
+#include "qarch.h"
 #include "kutil.h"
 #include "proc.h"
 
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 /* ldiscs distributions build as modules; packed when the kernel has them. */
@@ -72,10 +74,15 @@ shell_quote(const char *s, char *out, size_t outlen)
 	out[n] = '\0';
 }
 
-/* The per-kernel segment: run.conf and the kernel's tty modules. */
+/* The per-kernel segment: run.conf and the kernel's tty modules.  libdir:
+ * where /lib really is in the initramfs.  A cross root has /lib -> usr/lib,
+ * and a "lib" directory in a later cpio member would replace that symlink
+ * (the kernel's unpacker removes an entry of another type), taking the
+ * loader /lib/ld-linux.so.2 with it. */
 static int
 build_segment(const struct kernel_info *k, const struct run_opts *o,
-	      const char *tmpdir, const char *seg, char *err, size_t errlen)
+	      const char *libdir, const char *tmpdir, const char *seg,
+	      char *err, size_t errlen)
 {
 	char dir[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
 	ku_fmt(dir, sizeof dir, "%s/seg", tmpdir);
@@ -104,7 +111,7 @@ build_segment(const struct kernel_info *k, const struct run_opts *o,
 		return -1;
 	}
 	if (k->modules_dir[0] && k->release[0]) {
-		ku_fmt(q, sizeof q, "%s/lib/modules/%s/ttypot", dir,
+		ku_fmt(q, sizeof q, "%s/%s/modules/%s/ttypot", dir, libdir,
 		       k->release);
 		for (size_t i = 0; i < sizeof tty_modules / sizeof *tty_modules;
 		     i++) {
@@ -179,16 +186,41 @@ sweep_stale(const char *base)
 	closedir(d);
 }
 
+/* KVM only runs a guest of the host's own architecture. */
+static bool
+same_arch(const struct qarch *qa)
+{
+	struct utsname u;
+	return uname(&u) == 0 && !strcmp(u.machine, qa->host);
+}
+
 int
 run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	 const char *results_path, struct run_outcome *out)
 {
-	if (!o->initramfs || !ku_is_file(o->initramfs)) {
-		snprintf(out->err, sizeof out->err, "no guest initramfs (%.400s)",
-			 o->initramfs ? o->initramfs : "not built");
+	const struct qarch *qa = qarch_of(k->arch[0] ? k->arch : "x86_64");
+	if (!qa) {
+		snprintf(out->err, sizeof out->err, "%.100s: no QEMU machine "
+			 "for architecture '%.20s'", k->label, k->arch);
 		return -1;
 	}
-	bool kvm = kvm_usable();
+	/* Another architecture or ABI: its cross-built userland. */
+	const char *userland = qarch_userland(k);
+	char xinitrd[PATH_MAX];
+	const char *initramfs = o->initramfs;
+	if (userland) {
+		if (initramfs_cross(o->suite_dir, userland, xinitrd,
+				    sizeof xinitrd, out->err,
+				    sizeof out->err) < 0)
+			return -1;
+		initramfs = xinitrd;
+	}
+	if (!initramfs || !ku_is_file(initramfs)) {
+		snprintf(out->err, sizeof out->err, "no guest initramfs (%.400s)",
+			 initramfs ? initramfs : "not built");
+		return -1;
+	}
+	bool kvm = same_arch(qa) && kvm_usable();
 	snprintf(out->accel, sizeof out->accel, "%s", kvm ? "kvm" : "tcg");
 	const char *tbase = getenv("TMPDIR");
 	tbase = tbase && *tbase ? tbase : "/tmp";
@@ -205,9 +237,10 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	char seg[PATH_MAX], initrd[PATH_MAX];
 	ku_fmt(seg, sizeof seg, "%s/segment.cpio.gz", tmpdir);
 	ku_fmt(initrd, sizeof initrd, "%s/initrd.cpio.gz", tmpdir);
-	if (build_segment(k, o, tmpdir, seg, out->err, sizeof out->err) < 0)
+	if (build_segment(k, o, userland ? "usr/lib" : "lib", tmpdir, seg,
+			  out->err, sizeof out->err) < 0)
 		goto done;
-	if (concat(o->initramfs, seg, initrd) < 0) {
+	if (concat(initramfs, seg, initrd) < 0) {
 		snprintf(out->err, sizeof out->err, "cannot write %.400s: %s",
 			 initrd, strerror(errno));
 		goto done;
@@ -229,14 +262,21 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	/* Extra kernel parameters for debugging: $TTYPOT_KERNEL_ARGS. */
 	char cmdline[1024];
 	const char *extra = getenv("TTYPOT_KERNEL_ARGS");
-	snprintf(cmdline, sizeof cmdline, "console=ttyS0,115200 panic=-1 "
-		 "8250.nr_uarts=8 rdinit=/init%s%.800s",
+	snprintf(cmdline, sizeof cmdline, "console=%s panic=-1 "
+		 "8250.nr_uarts=8 rdinit=/init%s%.800s", qa->console,
 		 extra && *extra ? " " : "", extra ? extra : "");
-	const char *argv[] = {
-		"qemu-system-x86_64", "-nodefaults", "-no-user-config",
+	const char *argv[48];
+	int n = 0;
+	argv[n++] = qa->qemu;
+	if (qa->machine) {
+		argv[n++] = "-M";
+		argv[n++] = qa->machine;
+	}
+	const char *rest[] = {
+		"-nodefaults", "-no-user-config",
 		"-display", "none", "-no-reboot", "-m", "1024", "-smp", "2",
 		"-accel", kvm ? "kvm" : "tcg,thread=multi",
-		"-cpu", kvm ? "host" : "max",
+		"-cpu", kvm ? "host" : qa->cpu,
 		"-kernel", k->image, "-initrd", initrd,
 		"-append", cmdline,
 		"-chardev", con, "-serial", "chardev:con",
@@ -245,12 +285,14 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 		"-chardev", ub, "-device", "pci-serial,chardev=lb,addr=0x11",
 		"-chardev", res, "-device", "pci-serial,chardev=res,addr=0x12",
 		NULL};
+	for (size_t i = 0; i < sizeof rest / sizeof *rest; i++)
+		argv[n++] = rest[i];
 	struct proc_opts po = {.stdout_path = out->console_path,
 			       .stdout_append = true,
 			       .stderr_path = out->console_path};
 	char who[200];
 	snprintf(who, sizeof who, "%s", k->label[0] ? k->label : k->release);
-	ku_progress("%s: booting %s under QEMU (%s)", who, k->image,
+	ku_progress("%s: booting %s under %s (%s)", who, k->image, qa->qemu,
 		    out->accel);
 	if (watch_spawn(argv, &po, o, results_path, who, true, out) < 0)
 		goto done;
@@ -258,8 +300,10 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	/* QEMU that could not start at all (bad option, KVM failure). */
 	if (out->end == RUN_SILENT && out->boot_s < 3) {
 		char *c = ku_read_file(out->console_path, NULL);
-		if (c && strstr(c, "qemu-system-x86_64:")) {
-			const char *q = strstr(c, "qemu-system-x86_64:");
+		char tag[64];
+		snprintf(tag, sizeof tag, "%s:", qa->qemu);
+		if (c && strstr(c, tag)) {
+			const char *q = strstr(c, tag);
 			snprintf(out->err, sizeof out->err, "QEMU failed: %.*s",
 				 (int)strcspn(q, "\n"), q);
 			out->end = RUN_ERROR;

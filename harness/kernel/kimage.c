@@ -1,13 +1,133 @@
-/* kimage.c: checks on a kernel image (bzImage header, release string) and
- * the config hash every resolver reports. */
+/* kimage.c: checks on a kernel image (per architecture: an x86 bzImage, an
+ * arm64 Image, a ppc64le vmlinux), its release string, and the config
+ * hash every resolver reports. */
 #include "kresolve.h"
 #include "kutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* What each architecture boots, and the file a Debian package ships it
+ * as (boot/PREFIX<release>).  QEMU takes all three as they come: -kernel
+ * of qemu-system-aarch64 takes the raw Image (Debian's signed arm64
+ * vmlinuz is one, uncompressed), qemu-system-ppc64 -M pseries an ELF. */
+static const struct {
+	const char *arch, *deb_prefix, *what;
+} kinds[] = {
+	{"x86_64", "vmlinuz-", "bzImage"},
+	{"arm64", "vmlinuz-", "arm64 Image"},
+	{"ppc64le", "vmlinux-", "ppc64le vmlinux (ELF)"},
+};
+
+const char *
+kimage_deb_prefix(const char *arch)
+{
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (!strcmp(arch, kinds[i].arch))
+			return kinds[i].deb_prefix;
+	return "vmlinuz-";
+}
+
+static const char *
+kind_name(const char *arch)
+{
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (!strcmp(arch, kinds[i].arch))
+			return kinds[i].what;
+	return "kernel image";
+}
+
+/* The arch a header says, or NULL. */
+static const char *
+header_arch(const unsigned char *h, size_t n)
+{
+	if (n >= 0x206 && !memcmp(h + 0x202, "HdrS", 4))
+		return "x86_64";
+	/* arm64 Image: "ARM\x64" at 0x38 (Documentation/arm64/booting.rst). */
+	if (n >= 0x40 && !memcmp(h + 0x38, "ARM\x64", 4))
+		return "arm64";
+	/* ELF64, little-endian, EM_PPC64 (21). */
+	if (n >= 20 && !memcmp(h, "\177ELF", 4) && h[4] == 2 && h[5] == 1 &&
+	    (h[18] | h[19] << 8) == 21)
+		return "ppc64le";
+	return NULL;
+}
+
+const char *
+kimage_detect(const char *path)
+{
+	unsigned char h[0x240];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	ssize_t n = pread(fd, h, sizeof h, 0);
+	close(fd);
+	return n > 0 ? header_arch(h, (size_t)n) : NULL;
+}
+
+/* "Linux version REL " anywhere in the file (non-x86 images have no
+ * header field for it). */
+static void
+scan_release(int fd, char *release, size_t rellen)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0 || st.st_size < 64)
+		return;
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return;
+	const char key[] = "Linux version ";
+	const char *p = memmem(m, (size_t)st.st_size, key, sizeof key - 1);
+	if (p) {
+		p += sizeof key - 1;
+		const char *end = (const char *)m + st.st_size;
+		size_t k = 0;
+		while (p + k < end && k + 1 < rellen && p[k] > ' ' && p[k] < 0x7f)
+			k++;
+		if (p + k < end && p[k] == ' ') {
+			memcpy(release, p, k);
+			release[k] = '\0';
+		}
+	}
+	munmap(m, (size_t)st.st_size);
+}
+
+int
+kimage_check_arch(const char *path, const char *arch, char *release,
+		  size_t rellen, char *err, size_t errlen)
+{
+	if (!strcmp(arch, "x86_64"))
+		return kimage_check(path, release, rellen, err, errlen);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "kernel image %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	unsigned char h[0x240];
+	ssize_t n = pread(fd, h, sizeof h, 0);
+	const char *got = n > 0 ? header_arch(h, (size_t)n) : NULL;
+	if (!got || strcmp(got, arch)) {
+		close(fd);
+		snprintf(err, errlen, "not a %s kernel image: %s (%s%s)", arch,
+			 path, got ? "it is an image for " : "expected an ",
+			 got ? got : kind_name(arch));
+		return -1;
+	}
+	if (release && rellen) {
+		release[0] = '\0';
+		scan_release(fd, release, rellen);
+	}
+	close(fd);
+	return 0;
+}
 
 int
 kimage_check(const char *path, char *release, size_t rellen, char *err,
@@ -43,6 +163,21 @@ kimage_check(const char *path, char *release, size_t rellen, char *err,
 	}
 	close(fd);
 	return 0;
+}
+
+bool
+kconfig_has(const char *config_path, const char *line)
+{
+	char *text = ku_read_file(config_path, NULL);
+	if (!text)
+		return false;
+	size_t l = strlen(line);
+	bool found = false;
+	for (const char *p = text; p && *p && !found;
+	     p = strchr(p, '\n'), p = p ? p + 1 : p)
+		found = !strncmp(p, line, l) && (p[l] == '\n' || !p[l]);
+	free(text);
+	return found;
 }
 
 void

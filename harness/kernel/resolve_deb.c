@@ -65,10 +65,12 @@ image_dependency(const char *depends, char *out, size_t outlen)
 	return true;
 }
 
-/* Find boot/vmlinuz-<rel> under dir; fills rel. */
+/* Find boot/<prefix><rel> under dir (vmlinuz-, or vmlinux- for ppc64le);
+ * fills rel. */
 static bool
-find_vmlinuz(const char *dir, char *rel, size_t rellen)
+find_vmlinuz(const char *dir, const char *prefix, char *rel, size_t rellen)
 {
+	size_t pl = strlen(prefix);
 	char boot[PATH_MAX];
 	ku_fmt(boot, sizeof boot, "%s/boot", dir);
 	DIR *d = opendir(boot);
@@ -77,9 +79,9 @@ find_vmlinuz(const char *dir, char *rel, size_t rellen)
 	struct dirent *e;
 	bool found = false;
 	while ((e = readdir(d))) {
-		if (!strncmp(e->d_name, "vmlinuz-", 8) &&
-		    strlen(e->d_name + 8) < rellen) {
-			strcpy(rel, e->d_name + 8);
+		if (!strncmp(e->d_name, prefix, pl) &&
+		    strlen(e->d_name + pl) < rellen) {
+			strcpy(rel, e->d_name + pl);
 			found = true;
 			break;
 		}
@@ -88,10 +90,12 @@ find_vmlinuz(const char *dir, char *rel, size_t rellen)
 	return found;
 }
 
-/* Unpack a .deb (once) and fill out from its contents. */
+/* Unpack a .deb (once) and fill out from its contents.  arch: the
+ * kernel arch asked for, NULL when only the package says. */
 static int
 unpack_deb(const char *deb, const char *what, const char *cache,
-	   const char *key, bool follow_deps, struct kernel_info *out,
+	   const char *key, const char *arch, bool compat32,
+	   bool follow_deps, struct kernel_info *out,
 	   char *depend_pkg, size_t deplen, char *err, size_t errlen)
 {
 	struct proc_result *r = malloc(sizeof *r);
@@ -109,10 +113,21 @@ unpack_deb(const char *deb, const char *what, const char *cache,
 			 r->err[0] ? r->err : first_line(r, l, sizeof l));
 		goto out;
 	}
-	char pkg[256] = "", version[256] = "", depends[2048] = "";
+	char pkg[256] = "", version[256] = "", depends[2048] = "",
+		darch[64] = "";
 	control_field(r->out, "Package", pkg, sizeof pkg);
 	control_field(r->out, "Version", version, sizeof version);
 	control_field(r->out, "Depends", depends, sizeof depends);
+	control_field(r->out, "Architecture", darch, sizeof darch);
+	/* The package's architecture ("all" for some meta packages). */
+	const char *parch = karch_canon(darch);
+	if (arch && parch && strcmp(arch, parch)) {
+		snprintf(err, errlen, "%s: %s is a package for %s, not %s",
+			 what, deb, darch, karch_debian(arch));
+		goto out;
+	}
+	if (!arch)
+		arch = parch ? parch : "x86_64";
 
 	ku_fmt(xdir, sizeof xdir, "%s/deb/x/%s", cache, key);
 	if (!ku_is_dir(xdir)) {
@@ -142,20 +157,22 @@ unpack_deb(const char *deb, const char *what, const char *cache,
 		ku_progress("unpacked %s in %.1f s", deb, proc_now() - t0);
 	}
 	char rel[128];
-	if (!find_vmlinuz(xdir, rel, sizeof rel)) {
+	const char *prefix = kimage_deb_prefix(arch);
+	if (!find_vmlinuz(xdir, prefix, rel, sizeof rel)) {
 		if (follow_deps && depend_pkg &&
 		    image_dependency(depends, depend_pkg, deplen)) {
 			rc = 1; /* a meta package: resolve its dependency */
 			goto out;
 		}
-		snprintf(err, errlen, "%s: no boot/vmlinuz-* in %s (not a "
-			 "kernel image package)", what, deb);
+		snprintf(err, errlen, "%s: no boot/%s* in %s (not a "
+			 "kernel image package)", what, prefix, deb);
 		goto out;
 	}
 	char img[PATH_MAX + 200];
-	ku_fmt(img, sizeof img, "%s/boot/vmlinuz-%s", xdir, rel);
-	if (kimage_check(img, NULL, 0, err, errlen) < 0)
+	ku_fmt(img, sizeof img, "%s/boot/%s%s", xdir, prefix, rel);
+	if (kimage_check_arch(img, arch, NULL, 0, err, errlen) < 0)
 		goto out;
+	snprintf(out->arch, sizeof out->arch, "%s", arch);
 	snprintf(out->image, sizeof out->image, "%.1000s", img);
 	snprintf(out->release, sizeof out->release, "%s", rel);
 	snprintf(out->version, sizeof out->version, "%s", version);
@@ -171,6 +188,13 @@ unpack_deb(const char *deb, const char *what, const char *cache,
 	}
 	ku_fmt(img, sizeof img, "%s/boot/config-%s", xdir, rel);
 	kimage_config_hash(img, out);
+	/* The i386 userland needs the kernel's 32-bit syscall entry. */
+	if (compat32 && !kconfig_has(img, "CONFIG_IA32_EMULATION=y")) {
+		snprintf(err, errlen, "%s: +compat32 needs "
+			 "CONFIG_IA32_EMULATION=y, which boot/config-%s of %s "
+			 "does not set", what, rel, deb);
+		goto out;
+	}
 	rc = 0;
 out:
 	free(r);
@@ -188,11 +212,17 @@ resolve_pkg(const struct kspec *s, const char *pkg, const char *pinned,
 		snprintf(err, errlen, "%s: out of memory", s->text);
 		return -1;
 	}
-	char want[512];
-	if (pinned && *pinned)
-		snprintf(want, sizeof want, "%s=%s", pkg, pinned);
+	/* PKG:ARCH when the spec names an architecture (apt's syntax). */
+	char qual[300], want[512];
+	if (s->arch_given)
+		snprintf(qual, sizeof qual, "%.250s:%s", pkg,
+			 karch_debian(s->arch));
 	else
-		snprintf(want, sizeof want, "%s", pkg);
+		snprintf(qual, sizeof qual, "%.250s", pkg);
+	if (pinned && *pinned)
+		snprintf(want, sizeof want, "%s=%s", qual, pinned);
+	else
+		snprintf(want, sizeof want, "%s", qual);
 	/* What apt would fetch: the exact version and file name. */
 	const char *sargv[] = {"apt-cache", "show", "--no-all-versions", want,
 			       NULL};
@@ -218,7 +248,7 @@ resolve_pkg(const struct kspec *s, const char *pkg, const char *pinned,
 	ku_fmt(deb, sizeof deb, "%s/%s", dl, base);
 	if (!ku_is_file(deb)) {
 		char exact[600];
-		snprintf(exact, sizeof exact, "%s=%s", pkg, version);
+		snprintf(exact, sizeof exact, "%s=%s", qual, version);
 		ku_progress("downloading %s", exact);
 		double t0 = proc_now();
 		const char *dargv[] = {"apt-get", "download", "-q", exact, NULL};
@@ -238,7 +268,9 @@ resolve_pkg(const struct kspec *s, const char *pkg, const char *pinned,
 	char key[512];
 	snprintf(key, sizeof key, "%.*s", (int)(strlen(base) - 4), base);
 	char dep[256] = "";
-	rc = unpack_deb(deb, s->text, cache, key, depth == 0, out, dep,
+	rc = unpack_deb(deb, s->text, cache, key,
+			s->arch_given ? s->arch : NULL, s->abi[0] != 0,
+			depth == 0, out, dep,
 			sizeof dep, err, errlen);
 	if (rc == 1) {
 		ku_progress("%s is a meta package: following %s", pkg, dep);
@@ -270,6 +302,7 @@ resolve_deb(const struct kspec *s, const char *cache, struct kernel_info *out,
 		return -1;
 	}
 	snprintf(key, sizeof key, "file-%.16s", hex);
-	return unpack_deb(abs, s->arg, cache, key, false, out, NULL, 0, err,
-			  errlen);
+	return unpack_deb(abs, s->arg, cache, key,
+			  s->arch_given ? s->arch : NULL, s->abi[0] != 0,
+			  false, out, NULL, 0, err, errlen);
 }

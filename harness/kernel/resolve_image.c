@@ -43,9 +43,22 @@ resolve_image(const struct kspec *s, struct kernel_info *out, char *err,
 			 "file)", s->arg);
 		return -1;
 	}
-	if (kimage_check(abs, out->release, sizeof out->release, err,
-			 errlen) < 0) {
-		snprintf(err, errlen, "not a kernel image: %s", s->arg);
+	/* The header says the arch; --arch (or deb:...:ARCH) must agree. */
+	const char *arch = kimage_detect(abs);
+	if (s->arch_given && arch && strcmp(arch, s->arch)) {
+		snprintf(err, errlen, "not a %s kernel image: %s (it is an "
+			 "image for %s)", s->arch, s->arg, arch);
+		return -1;
+	}
+	if (!arch || !strcmp(arch, "x86_64")) {
+		if (kimage_check(abs, out->release, sizeof out->release, err,
+				 errlen) < 0) {
+			snprintf(err, errlen, "not a kernel image: %s", s->arg);
+			return -1;
+		}
+		arch = "x86_64";
+	} else if (kimage_check_arch(abs, arch, out->release,
+				     sizeof out->release, err, errlen) < 0) {
 		return -1;
 	}
 	if (ku_fmt(out->image, sizeof out->image, "%s", abs) < 0) {
@@ -56,7 +69,7 @@ resolve_image(const struct kspec *s, struct kernel_info *out, char *err,
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof tmp, "%s", abs);
 	snprintf(out->label, sizeof out->label, "%s", basename(tmp));
-	snprintf(out->arch, sizeof out->arch, "x86_64");
+	snprintf(out->arch, sizeof out->arch, "%s", arch);
 	/* A config next to it: /boot/config-<rel>, or a build dir's .config. */
 	char dir[PATH_MAX], cfg[PATH_MAX + 64];
 	snprintf(dir, sizeof dir, "%s", abs);
@@ -68,5 +81,13 @@ resolve_image(const struct kspec *s, struct kernel_info *out, char *err,
 	else if (ku_fmt(cfg, sizeof cfg, "%s/../../../.config", d) > 0 &&
 		 ku_is_file(cfg))
 		kimage_config_hash(cfg, out);
+	else
+		cfg[0] = '\0';
+	if (s->abi[0] && cfg[0] && !kconfig_has(cfg, "CONFIG_IA32_EMULATION=y")) {
+		snprintf(err, errlen, "kernel spec '%s': +compat32 needs "
+			 "CONFIG_IA32_EMULATION=y, which %s does not set",
+			 s->text, cfg);
+		return -1;
+	}
 	return 0;
 }

@@ -197,6 +197,115 @@ ATF_TC_BODY(tree_bad, tc)
 	ATF_CHECK(stat("k/.config", &st) == 0 && st.st_size == 0);
 }
 
+/* Parse, set --arch, resolve. */
+static int
+resolve_arch(const char *text, const char *arch, struct kernel_info *k,
+	     char *err, size_t errlen)
+{
+	struct kspec s;
+	ATF_REQUIRE_MSG(kspec_parse(text, &s, err, errlen) == 0, "%s", err);
+	ATF_REQUIRE_MSG(kspec_set_arch(&s, arch, err, errlen) == 0, "%s", err);
+	return kernel_resolve(&s, "cache", k, err, errlen);
+}
+
+/* A file with an arm64 Image header ("ARM\x64" at 0x38) or a ppc64le ELF
+ * header, and a "Linux version" string. */
+static void
+fake_foreign(const char *path, const char *arch, const char *version)
+{
+	unsigned char img[0x800];
+	memset(img, 0, sizeof img);
+	if (!strcmp(arch, "arm64")) {
+		memcpy(img + 0x38, "ARM\x64", 4);
+	} else {
+		memcpy(img, "\177ELF", 4);
+		img[4] = 2, img[5] = 1, img[18] = 21;
+	}
+	char v[256];
+	snprintf(v, sizeof v, "Linux version %s (me@here) #1 SMP", version);
+	memcpy(img + 0x400, v, strlen(v));
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ATF_REQUIRE(fd >= 0);
+	ATF_REQUIRE(write(fd, img, sizeof img) == (ssize_t)sizeof img);
+	close(fd);
+}
+
+ATF_TC(image_foreign_arch);
+ATF_TC_HEAD(image_foreign_arch, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "an arm64 Image and a ppc64le vmlinux are "
+			  "recognised by their headers: arch, release and a label "
+			  "that names the arch");
+}
+ATF_TC_BODY(image_foreign_arch, tc)
+{
+	struct kernel_info k;
+	char err[1024];
+	fake_foreign("Image", "arm64", "9.9.9-a64");
+	ATF_REQUIRE_MSG(resolve("Image", &k, err, sizeof err) == 0, "%s", err);
+	ATF_CHECK_STREQ(k.arch, "arm64");
+	ATF_CHECK_STREQ(k.abi, "");
+	ATF_CHECK_STREQ(k.release, "9.9.9-a64");
+	ATF_CHECK_STREQ(k.label, "Image [arm64]");
+	fake_foreign("vmlinux", "ppc64le", "9.9.9-ppc");
+	ATF_REQUIRE_MSG(resolve_arch("vmlinux", "ppc64el", &k, err, sizeof err) == 0,
+			"%s", err);
+	ATF_CHECK_STREQ(k.arch, "ppc64le");
+	ATF_CHECK_STREQ(k.release, "9.9.9-ppc");
+	ATF_CHECK_STREQ(k.label, "vmlinux [ppc64le]");
+	/* x86 stays as it was: no suffix, arch filled. */
+	fake_bzimage("bz", "9.9.9-x86 (me@here) #1");
+	ATF_REQUIRE_MSG(resolve("bz", &k, err, sizeof err) == 0, "%s", err);
+	ATF_CHECK_STREQ(k.arch, "x86_64");
+	ATF_CHECK_STREQ(k.label, "bz");
+	ATF_REQUIRE_MSG(resolve("bz+compat32", &k, err, sizeof err) == 0, "%s", err);
+	ATF_CHECK_STREQ(k.abi, "compat32");
+	ATF_CHECK_STREQ(k.label, "bz [x86_64-compat32]");
+}
+
+ATF_TC(image_arch_mismatch);
+ATF_TC_HEAD(image_arch_mismatch, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "--arch that the image's header "
+			  "contradicts is an error naming the file and both arches");
+}
+ATF_TC_BODY(image_arch_mismatch, tc)
+{
+	struct kernel_info k;
+	char err[1024];
+	fake_foreign("Image", "arm64", "9.9.9-a64");
+	ATF_CHECK_EQ(resolve_arch("Image", "ppc64le", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "not a ppc64le kernel image: Image") != NULL &&
+		      strstr(err, "arm64") != NULL, "got: %s", err);
+	fake_bzimage("bz", "9.9.9-x86 (me@here) #1");
+	ATF_CHECK_EQ(resolve_arch("bz", "arm64", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "not a arm64 kernel image: bz") != NULL,
+		      "got: %s", err);
+}
+
+ATF_TC(built_cross_unsupported);
+ATF_TC_HEAD(built_cross_unsupported, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "src:/tree: for another arch or "
+			  "+compat32 say they are not supported yet, naming the spec");
+}
+ATF_TC_BODY(built_cross_unsupported, tc)
+{
+	struct kernel_info k;
+	char err[1024];
+	ATF_CHECK_EQ(resolve_arch("src:linux-source-6.12", "arm64", &k, err,
+				  sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "'src:linux-source-6.12'") != NULL &&
+		      strstr(err, "cross-building src: for arm64 is not "
+			     "supported yet") != NULL, "got: %s", err);
+	ATF_CHECK_EQ(resolve_arch("tree:k", "ppc64le", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "cross-building tree: for ppc64le") != NULL,
+		      "got: %s", err);
+	ATF_CHECK_EQ(resolve("tree:k+compat32", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "'tree:k+compat32'") != NULL &&
+		      strstr(err, "IA32_EMULATION") != NULL, "got: %s", err);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, host);
@@ -206,5 +315,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, deb_broken);
 	ATF_TP_ADD_TC(tp, deb_not_kernel);
 	ATF_TP_ADD_TC(tp, tree_bad);
+	ATF_TP_ADD_TC(tp, image_foreign_arch);
+	ATF_TP_ADD_TC(tp, image_arch_mismatch);
+	ATF_TP_ADD_TC(tp, built_cross_unsupported);
 	return atf_no_error();
 }

@@ -1,0 +1,207 @@
+/* t_guest_arch: one guest of another architecture, end to end.  `ttypot
+ * matrix` fetches Debian's current arm64 kernel (linux-image-arm64:arm64, a
+ * 6.1 kernel), cross-builds the suite and its userland for arm64
+ * (harness/cross/build.sh), boots it under qemu-system-aarch64 -M virt
+ * (TCG) with a few programs, and every cell of matrix.csv is checked, as
+ * is the architecture the column records. */
+#include <atf-c.h>
+
+#include "proc.h"
+#include "rbuf.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define KERNEL "deb:linux-image-arm64:arm64"
+#define LABEL_PREFIX "6.1."
+/* Echo and poll on a pty, and the 8250 PCI UARTs on the virt machine's
+ * PCIe bus (the pair must be found by its sysfs PCI path). */
+#define SUBSET "pty/t_echo,poll/t_poll,serial/t_serinfo,serial/t_open"
+/* Warm caches: about 45 s (boot 9 s, suite 8 s, the rest packing the
+ * initramfs); a cold cross build (downloads, the whole suite compiled for
+ * arm64) adds one to three minutes on two busy cores. */
+#define RUN_DEADLINE_S 480
+
+struct want {
+	const char *id;
+	const char *status;
+};
+
+static const struct want wants[] = {
+	{"pty/t_echo:echo_on_returns_input", "pass"},
+	{"pty/t_echo:echo_off_returns_nothing", "pass"},
+	{"pty/t_echo:echo_obeys_opost_off", "pass"},
+	{"pty/t_echo:echoe_erase_echoes_backspace_space_backspace", "pass"},
+	{"pty/t_echo:echonl_echoes_newline_without_echo", "pass"},
+	{"pty/t_echo:echoctl_shows_caret_notation", "pass"},
+	{"pty/t_echo:echo_happens_on_input_not_on_read", "pass"},
+	{"pty/t_echo:echo_noncanonical_is_immediate", "pass"},
+	{"poll/t_poll:pollrdnorm_wakes_sleeping_poller", "pass"},
+	{"poll/t_poll:pollout_on_empty_pty", "pass"},
+	{"poll/t_poll:select_canonical_needs_complete_line", "pass"},
+	{"poll/t_poll:epoll_edge_triggered_per_line", "pass"},
+	{"poll/t_poll:master_poll_sees_slave_output", "pass"},
+	/* Skips here would mean the pair was not found on virt's PCIe. */
+	{"serial/t_serinfo:gserial_describes_16550a", "pass"},
+	{"serial/t_serinfo:sserial_round_trip_unchanged", "pass"},
+	{"serial/t_open:two_openers_share_port", "pass"},
+	{"serial/t_open:tiocexcl_refuses_open_without_cap", "pass"},
+	{"serial/t_open:o_excl_is_not_exclusive", "pass"},
+};
+#define NWANTS (sizeof(wants) / sizeof(wants[0]))
+
+/* Kyua gives each case a fresh HOME, which would mean a cold cross build
+ * every time: use the cache ttypot uses outside the test ($TTYPOT_CACHE, or
+ * the user's own ~/.cache/ttypot), where `make cross` puts it. */
+static void cache_env(char *out, size_t len)
+{
+	const char *c = getenv("TTYPOT_CACHE");
+	struct passwd *pw = getpwuid(getuid());
+	if (c != NULL && *c)
+		snprintf(out, len, "TTYPOT_CACHE=%s", c);
+	else
+		snprintf(out, len, "TTYPOT_CACHE=%s/.cache/ttypot",
+			 pw != NULL ? pw->pw_dir : "/root");
+}
+
+static int run_ttypot(const char *ttypot, const char *outdir, const char *log)
+{
+	char cache[1100];
+	cache_env(cache, sizeof cache);
+	char *argv[] = {"env", cache, (char *)ttypot, "matrix", "-o", (char *)outdir,
+			"--cases", SUBSET, KERNEL, NULL};
+	struct rbuf out = {0};
+	char err[512];
+	int rc = capture_run(argv, NULL, RUN_DEADLINE_S, &out, &out, err, sizeof err);
+	FILE *f = fopen(log, "w");
+	if (f != NULL) {
+		fwrite(rbuf_str(&out), 1, out.len, f);
+		fclose(f);
+	}
+	rbuf_free(&out);
+	if (rc < 0)
+		atf_tc_fail("ttypot matrix %s: %s; see %s", KERNEL, err, log);
+	return rc;
+}
+
+/* The cell of case id in matrix.csv (header "case,area,<label>"). */
+static bool csv_cell(FILE *f, const char *id, char *cell, size_t len)
+{
+	char line[1024];
+	size_t idlen = strlen(id);
+	rewind(f);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, id, idlen) != 0 || line[idlen] != ',')
+			continue;
+		char *c = strchr(line + idlen + 1, ',');
+		if (c == NULL)
+			return false;
+		snprintf(cell, len, "%s", c + 1);
+		cell[strcspn(cell, "\r\n")] = '\0';
+		return true;
+	}
+	return false;
+}
+
+static long csv_rows(FILE *f)
+{
+	char line[1024];
+	long n = -1;
+	rewind(f);
+	while (fgets(line, sizeof line, f) != NULL)
+		n++;
+	return n;
+}
+
+/* Skip, naming what is missing, when the host cannot run an arm64 guest:
+ * the dpkg architecture (apt-get download PKG:arm64) must be there. */
+static void require_arm64_dpkg(void)
+{
+	char *argv[] = {"dpkg", "--print-foreign-architectures", NULL};
+	struct rbuf out = {0};
+	char err[256];
+	int rc = capture_run(argv, NULL, 30, &out, NULL, err, sizeof err);
+	bool have = rc == 0 && strstr(rbuf_str(&out), "arm64") != NULL;
+	rbuf_free(&out);
+	if (!have)
+		atf_tc_skip("dpkg has no arm64 architecture (run harness/deps.sh cross "
+			    "or harness/deps.sh check)");
+}
+
+ATF_TC(debian_arm64_subset_cell_by_cell);
+ATF_TC_HEAD(debian_arm64_subset_cell_by_cell, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "ttypot matrix boots Debian's arm64 kernel (6.1) under "
+			  "qemu-system-aarch64 -M virt with the suite cross-built for arm64 and "
+			  SUBSET "; every cell is a pass (the 8250 PCI pair is found on virt), "
+			  "the column is headed arm64 and matrix.json records its arch");
+	atf_tc_set_md_var(tc, "timeout", "900");
+	atf_tc_set_md_var(tc, "require.progs",
+			  "qemu-system-aarch64 aarch64-linux-gnu-gcc apt-get dpkg-deb cpio");
+}
+ATF_TC_BODY(debian_arm64_subset_cell_by_cell, tc)
+{
+	require_arm64_dpkg();
+	char ttypot[1024], dir[] = "/tmp/ttypot-arch.XXXXXX", log[1100], csv[1100], js[1100];
+	snprintf(ttypot, sizeof ttypot, "%s/../ttypot",
+		 atf_tc_get_config_var_wd(tc, "srcdir", "."));
+	ATF_REQUIRE_MSG(access(ttypot, X_OK) == 0, "%s not built", ttypot);
+	ATF_REQUIRE(mkdtemp(dir) != NULL);
+	snprintf(log, sizeof log, "%s/ttypot.log", dir);
+	snprintf(csv, sizeof csv, "%s/matrix.csv", dir);
+	snprintf(js, sizeof js, "%s/matrix.json", dir);
+
+	int st = run_ttypot(ttypot, dir, log);
+	ATF_REQUIRE_MSG(st == 0, "ttypot matrix exit %d; see %s", st, log);
+
+	FILE *f = fopen(csv, "r");
+	ATF_REQUIRE_MSG(f != NULL, "%s: %s", csv, strerror(errno));
+	char header[512];
+	ATF_REQUIRE(fgets(header, sizeof header, f) != NULL);
+	/* The heading says the arch: the resolver's "LABEL [arm64]", or the
+	 * report's "LABEL · arm64" (the label itself may contain "arm64"). */
+	ATF_CHECK_MSG(strncmp(header, "case,area," LABEL_PREFIX, 10 + strlen(LABEL_PREFIX)) == 0 &&
+			      (strstr(header, "[arm64]") != NULL ||
+			       strstr(header, "\xc2\xb7 arm64") != NULL),
+		      "csv header names no %s* column headed arm64: %s", LABEL_PREFIX, header);
+	ATF_CHECK_EQ(csv_rows(f), (long)NWANTS);
+	for (size_t i = 0; i < NWANTS; i++) {
+		char cell[256];
+		if (!csv_cell(f, wants[i].id, cell, sizeof cell)) {
+			atf_tc_fail_nonfatal("%s: no row in matrix.csv", wants[i].id);
+			continue;
+		}
+		ATF_CHECK_MSG(strcmp(cell, wants[i].status) == 0, "%s: cell \"%s\", want \"%s\"",
+			      wants[i].id, cell, wants[i].status);
+	}
+	fclose(f);
+
+	/* The column records the architecture it ran on: the kernel's name
+	 * (arm64) or the guest's uname -m (aarch64). */
+	json_error_t jerr;
+	json_t *root = json_load_file(js, 0, &jerr);
+	ATF_REQUIRE_MSG(root != NULL, "%s: %s", js, jerr.text);
+	json_t *col = json_array_get(json_object_get(root, "columns"), 0);
+	const char *arch = json_string_value(json_object_get(col, "arch"));
+	ATF_CHECK_MSG(arch != NULL && (!strcmp(arch, "arm64") || !strcmp(arch, "aarch64")),
+		      "matrix.json column arch is %s, want arm64", arch ? arch : "(none)");
+	const char *end = json_string_value(json_object_get(col, "end"));
+	ATF_CHECK_MSG(end != NULL && !strcmp(end, "done"), "column end %s", end ? end : "(none)");
+	json_decref(root);
+
+	if (atf_tc_get_config_var_as_bool_wd(tc, "keep_e2e", false))
+		return;
+	char *rm[] = {"rm", "-rf", dir, NULL}, err[256];
+	capture_run(rm, NULL, 60, NULL, NULL, err, sizeof err);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, debian_arm64_subset_cell_by_cell);
+	return atf_no_error();
+}
