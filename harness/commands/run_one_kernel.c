@@ -148,6 +148,8 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	r->first_kill_s = -1;
 	r->end = RUN_ERROR;
 	r->col = col_new(tag);
+	/* before expectations apply: they may be keyed on arch and ABI */
+	col_set_arch(r->col, ki->arch[0] ? ki->arch : NULL, ki->abi[0] ? ki->abi : NULL);
 	if (kr_interrupted) {
 		snprintf(r->err, sizeof r->err, "interrupted");
 		r->col->end = END_ERROR;
