@@ -5,6 +5,7 @@
 #include "proc.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,6 +19,46 @@
 /* Generous: make tinyconfig runs niced and, beside a TCG guest and another
  * build on 2 cores, took over 5 minutes once. */
 #define CONFIG_DEADLINE_MS (20 * 60 * 1000)
+
+static bool
+in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		char f[PATH_MAX];
+		if (ku_fmt(f, sizeof f, "%.*s/%s", (int)n, path, name) > 0 &&
+		    access(f, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+/* The tools a kernel build needs, named before a build fails on the first
+ * one missing deep in its log ("flex: not found").  0, or -1 with err. */
+static int
+build_tools_present(const char *what, char *err, size_t errlen)
+{
+	static const char *const tools[] = {"make", "gcc", "flex", "bison",
+					    "bc", "xz", "perl"};
+	char missing[256] = "";
+	for (size_t i = 0; i < sizeof tools / sizeof *tools; i++)
+		if (!in_path(tools[i]))
+			snprintf(missing + strlen(missing),
+				 sizeof missing - strlen(missing), " %s", tools[i]);
+	/* objtool needs libelf's headers */
+	if (!ku_is_file("/usr/include/gelf.h"))
+		snprintf(missing + strlen(missing), sizeof missing - strlen(missing),
+			 " gelf.h (libelf-dev)");
+	if (!missing[0])
+		return 0;
+	snprintf(err, errlen, "%s: cannot build a kernel here, missing:%s "
+		 "(as root: harness/deps.sh matrix)", what, missing);
+	return -1;
+}
 
 static int
 fragment_search(char *out, size_t outlen)
@@ -240,6 +281,8 @@ kbuild_steps(const char *what, const char *srcdir, const char *builddir,
 	if (reuse) {
 		ku_progress("%s: reusing the build in %s", what, builddir);
 	} else {
+		if (build_tools_present(what, err, errlen) < 0)
+			return -1;
 		double t0 = proc_now();
 		unlink(stamp_path);
 		ku_write_file(logpath, "", 0);

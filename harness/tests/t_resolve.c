@@ -2,6 +2,7 @@
  * image checks, broken .debs, bad trees, the host. */
 #include <atf-c.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,31 @@ ATF_TC_BODY(tree_bad, tc)
 	ATF_CHECK(stat("k/.config", &st) == 0 && st.st_size == 0);
 }
 
+ATF_TC(tree_without_build_tools);
+ATF_TC_HEAD(tree_without_build_tools, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a tree: kernel on a machine without "
+			  "the build tools names every missing one and how to "
+			  "install them, before any make runs");
+}
+ATF_TC_BODY(tree_without_build_tools, tc)
+{
+	struct kernel_info k;
+	char err[1024];
+	ATF_REQUIRE(mkdir("k", 0755) == 0 && mkdir("k/arch", 0755) == 0 &&
+		    mkdir("k/arch/x86", 0755) == 0 &&
+		    mkdir("k/arch/x86/boot", 0755) == 0 && mkdir("bin", 0755) == 0);
+	ATF_REQUIRE(close(open("k/Kconfig", O_WRONLY | O_CREAT, 0644)) == 0);
+	/* a PATH with nothing in it: no make, no flex, no bison */
+	char cwd[PATH_MAX], path[PATH_MAX + 8];
+	ATF_REQUIRE(getcwd(cwd, sizeof cwd));
+	snprintf(path, sizeof path, "%s/bin", cwd);
+	ATF_REQUIRE(setenv("PATH", path, 1) == 0);
+	ATF_CHECK_EQ(resolve("tree:k", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "missing: make gcc flex bison bc xz perl") &&
+		      strstr(err, "harness/deps.sh matrix"), "got: %s", err);
+}
+
 /* Parse, set --arch, resolve. */
 static int
 resolve_arch(const char *text, const char *arch, struct kernel_info *k,
@@ -315,6 +341,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, deb_broken);
 	ATF_TP_ADD_TC(tp, deb_not_kernel);
 	ATF_TP_ADD_TC(tp, tree_bad);
+	ATF_TP_ADD_TC(tp, tree_without_build_tools);
 	ATF_TP_ADD_TC(tp, image_foreign_arch);
 	ATF_TP_ADD_TC(tp, image_arch_mismatch);
 	ATF_TP_ADD_TC(tp, built_cross_unsupported);
