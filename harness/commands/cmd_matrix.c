@@ -1,7 +1,8 @@
 /* cmd_matrix.c: `ttypot matrix` and `ttypot run`: parse the kernels,
  * resolve them in a child (resolver.c) while the ready ones run, -j at a
- * time (each in a detached runner, with progress), ingest, render.  Everything collected is
- * rendered even when a kernel fails or the run is interrupted. */
+ * time (each in a detached runner, with progress), ingest, render.
+ * Everything collected is rendered even when a kernel fails or the run is
+ * interrupted. */
 #include "commands.h"
 #include "deflist.h"
 #include "expectations.h"
@@ -390,12 +391,13 @@ static void run_all(struct mrun *r)
 	if (!resolving) {
 		fprintf(stderr, "ttypot: %s\n", err);
 		for (size_t i = 0; i < r->n; i++) {
+			r->jobs[i].resolved = true;
 			r->unusable++;
 			r->jobs[i].col->end = END_ERROR;
 			col_set_error(r->jobs[i].col, err);
 		}
 	}
-	bool initramfs_built = false;
+	bool initramfs_built = !resolving; /* nothing will run without it */
 	size_t next = 0;
 	int running = 0;
 	for (;;) {
