@@ -2,7 +2,8 @@
 # Install the Debian packages ttypot needs, when missing.  Run as root it
 # installs them; otherwise it names them and fails.
 # Usage: deps.sh check|matrix|coverage|cross
-#   check:  build, Kyua, QEMU and busybox (the end-to-end guest case),
+#   check:  build, Kyua, QEMU and busybox (the end-to-end guest case), the
+#           tools a kernel build needs (the pipeline case's stand-in tree),
 #           Chromium (the test that renders matrix.html), man (ttypot.1),
 #           clang with libFuzzer (the readers' fuzz target), and the arm64
 #           cross compiler, QEMU and dpkg architecture (the arm64 guest case)
@@ -21,6 +22,8 @@ man="man-db groff-base"
 fuzz="clang-14 libclang-rt-14-dev"
 guest="qemu-system-x86 busybox-static cpio gzip dpkg-dev"
 kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
+# what kbuild checks before it configures (t_pipeline's stand-in tree gets there)
+kbuild_tools="flex bison bc libelf-dev xz-utils"
 # Cross builds: gcc-multilib conflicts with Debian 12's cross compilers, so
 # gcc -m32 gets only lib32gcc-12-dev (crtbegin.o, libgcc) from the host and
 # libc from the i386 sysroot.  binutils gives readelf, util-linux flock.
@@ -29,7 +32,7 @@ cross="$cross_tools gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu lib32gcc-12-
 archs=""
 case "${1:-check}" in
 check)
-	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm"
+	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools"
 	archs="arm64" ;;
 matrix) pkgs="$build $guest $kbuild" ;;
 coverage) pkgs="$build $guest $kbuild gcc-12" ;;
