@@ -73,39 +73,56 @@ write_letters(struct race *r, int fd, size_t pos, size_t len)
 	return true;
 }
 
+/* Wait, bounded, until the reader is within slack letters of pos (what was
+ * written), writing one more letter when it sees no progress for
+ * KICK_AFTER_MS: that pushes a parked flush again.  False on an error or
+ * when the reader never catches up (r->err says which). */
+static bool
+await_reader(struct race *r, int fd, size_t *pos, size_t slack,
+	     const char *what)
+{
+	long long end = tp_now_ms() + TP_WAIT_MS;
+	long long still = tp_now_ms();
+	size_t seen = r->data_seen;
+	int step = 0;
+	while (*pos > r->data_seen + slack && !r->err[0]) {
+		if (tp_now_ms() > end) {
+			set_err(r, what, ETIMEDOUT);
+			return false;
+		}
+		if (r->data_seen != seen) {
+			seen = r->data_seen;
+			still = tp_now_ms();
+		} else if (tp_now_ms() - still > KICK_AFTER_MS) {
+			atomic_fetch_add(&r->data_total, 1);
+			if (!write_letters(r, fd, *pos, 1))
+				return false;
+			(*pos)++;
+			r->kicks++;
+			still = tp_now_ms();
+		}
+		tp_backoff(&step);
+	}
+	return !r->err[0];
+}
+
 /* Write rounds * CHUNK letters to fd (plus any kick letters). */
 static void
 letters(struct race *r, int fd)
 {
 	size_t pos = 0;
 	for (long i = 0; i < r->rounds && !r->err[0]; i++) {
-		long long end = tp_now_ms() + TP_WAIT_MS;
-		long long still = tp_now_ms();
-		size_t seen = r->data_seen;
-		int step = 0;
-		while (r->throttle && pos > r->data_seen + IN_FLIGHT_MAX &&
-		       !r->err[0]) {
-			if (tp_now_ms() > end) {
-				set_err(r, "reader never caught up", ETIMEDOUT);
-				return;
-			}
-			if (r->data_seen != seen) {
-				seen = r->data_seen;
-				still = tp_now_ms();
-			} else if (tp_now_ms() - still > KICK_AFTER_MS) {
-				atomic_fetch_add(&r->data_total, 1);
-				if (!write_letters(r, fd, pos, 1))
-					return;
-				pos++;
-				r->kicks++;
-				still = tp_now_ms();
-			}
-			tp_backoff(&step);
-		}
+		if (r->throttle && !await_reader(r, fd, &pos, IN_FLIGHT_MAX,
+						 "reader never caught up"))
+			return;
 		if (!write_letters(r, fd, pos, CHUNK))
 			return;
 		pos += CHUNK;
 	}
+	/* The last letters can park the same way, with no next write to push
+	 * them: the throttled writer stays until the reader has them all. */
+	if (r->throttle)
+		await_reader(r, fd, &pos, 0, "reader never got the last letters");
 }
 
 static void *
