@@ -81,8 +81,13 @@ $(HARNESS): harness/main.c $(HARNESS_LIB)
 harness/tests/guest/%: harness/tests/guest/%.c
 	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) -o $@ $< $(ATF_LIBS)
 
-harness/tests/%: harness/tests/%.c $(HARNESS_LIB)
-	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_LIB) $(ATF_LIBS) $(HARNESS_LIBS)
+# e2e.o: what the end-to-end tests share (harness/tests/e2e.h).
+HARNESS_TEST_OBJ := harness/tests/e2e.o
+$(HARNESS_TEST_OBJ): harness/tests/e2e.c harness/tests/e2e.h $(HARNESS_HDRS)
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -c -o $@ $<
+
+harness/tests/%: harness/tests/%.c $(HARNESS_TEST_OBJ) $(HARNESS_LIB)
+	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(HARNESS_INC) -o $@ $< $(HARNESS_TEST_OBJ) $(HARNESS_LIB) $(ATF_LIBS) $(HARNESS_LIBS)
 
 # The fuzz target for the results-channel and matrix.json readers
 # (harness/fuzz/), built with clang's libFuzzer and the sanitizers; make
@@ -181,4 +186,4 @@ install: all
 	install -D -m 644 harness/ttypot.1 $(DESTDIR)$(MANDIR)/man1/ttypot.1
 
 clean:
-	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS) $(GUEST_TESTS) $(FUZZ)
+	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS) $(HARNESS_TEST_OBJ) $(GUEST_TESTS) $(FUZZ)

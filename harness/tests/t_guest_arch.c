@@ -6,6 +6,7 @@
  * is the architecture the column records. */
 #include <atf-c.h>
 
+#include "e2e.h"
 #include "proc.h"
 #include "rbuf.h"
 
@@ -27,12 +28,7 @@
  * arm64) adds one to three minutes on two busy cores. */
 #define RUN_DEADLINE_S 480
 
-struct want {
-	const char *id;
-	const char *status;
-};
-
-static const struct want wants[] = {
+static const struct e2e_want wants[] = {
 	{"pty/t_echo:echo_on_returns_input", "pass"},
 	{"pty/t_echo:echo_off_returns_nothing", "pass"},
 	{"pty/t_echo:echo_obeys_opost_off", "pass"},
@@ -75,47 +71,7 @@ static int run_ttypot(const char *ttypot, const char *outdir, const char *log)
 	cache_env(cache, sizeof cache);
 	char *argv[] = {"env", cache, (char *)ttypot, "matrix", "-o", (char *)outdir,
 			"--cases", SUBSET, KERNEL, NULL};
-	struct rbuf out = {0};
-	char err[512];
-	int rc = capture_run(argv, NULL, RUN_DEADLINE_S, &out, &out, err, sizeof err);
-	FILE *f = fopen(log, "w");
-	if (f != NULL) {
-		fwrite(rbuf_str(&out), 1, out.len, f);
-		fclose(f);
-	}
-	rbuf_free(&out);
-	if (rc < 0)
-		atf_tc_fail("ttypot matrix %s: %s; see %s", KERNEL, err, log);
-	return rc;
-}
-
-/* The cell of case id in matrix.csv (header "case,area,<label>"). */
-static bool csv_cell(FILE *f, const char *id, char *cell, size_t len)
-{
-	char line[1024];
-	size_t idlen = strlen(id);
-	rewind(f);
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, id, idlen) != 0 || line[idlen] != ',')
-			continue;
-		char *c = strchr(line + idlen + 1, ',');
-		if (c == NULL)
-			return false;
-		snprintf(cell, len, "%s", c + 1);
-		cell[strcspn(cell, "\r\n")] = '\0';
-		return true;
-	}
-	return false;
-}
-
-static long csv_rows(FILE *f)
-{
-	char line[1024];
-	long n = -1;
-	rewind(f);
-	while (fgets(line, sizeof line, f) != NULL)
-		n++;
-	return n;
+	return e2e_run(argv, RUN_DEADLINE_S, log, KERNEL);
 }
 
 /* Skip, naming what is missing, when the host cannot run an arm64 guest:
@@ -169,16 +125,7 @@ ATF_TC_BODY(debian_arm64_subset_cell_by_cell, tc)
 			      (strstr(header, "[arm64]") != NULL ||
 			       strstr(header, "\xc2\xb7 arm64") != NULL),
 		      "csv header names no %s* column headed arm64: %s", LABEL_PREFIX, header);
-	ATF_CHECK_EQ(csv_rows(f), (long)NWANTS);
-	for (size_t i = 0; i < NWANTS; i++) {
-		char cell[256];
-		if (!csv_cell(f, wants[i].id, cell, sizeof cell)) {
-			atf_tc_fail_nonfatal("%s: no row in matrix.csv", wants[i].id);
-			continue;
-		}
-		ATF_CHECK_MSG(strcmp(cell, wants[i].status) == 0, "%s: cell \"%s\", want \"%s\"",
-			      wants[i].id, cell, wants[i].status);
-	}
+	e2e_check_cells(f, wants, NWANTS);
 	fclose(f);
 
 	/* The column records the architecture it ran on: the kernel's name

@@ -4,6 +4,7 @@
  * resulting matrix.csv is checked against what a 6.1 kernel does. */
 #include <atf-c.h>
 
+#include "e2e.h"
 #include "proc.h"
 #include "rbuf.h"
 
@@ -23,12 +24,7 @@
 /* Download, unpack, initramfs, boot and run under TCG on a loaded machine. */
 #define RUN_DEADLINE_S 600
 
-struct want {
-	const char *id;
-	const char *status;
-};
-
-static const struct want wants[] = {
+static const struct e2e_want wants[] = {
 	{"pty/t_echo:echo_on_returns_input", "pass"},
 	{"pty/t_echo:echo_off_returns_nothing", "pass"},
 	{"pty/t_echo:echo_obeys_opost_off", "pass"},
@@ -73,47 +69,7 @@ static int run_ttypot(const char *ttypot, const char *outdir, const char *log)
 {
 	char *argv[] = {(char *)ttypot, "matrix", "-o", (char *)outdir, "--cases", SUBSET,
 			KERNEL, NULL};
-	struct rbuf out = {0};
-	char err[512];
-	int rc = capture_run(argv, NULL, RUN_DEADLINE_S, &out, &out, err, sizeof err);
-	FILE *f = fopen(log, "w");
-	if (f != NULL) {
-		fwrite(rbuf_str(&out), 1, out.len, f);
-		fclose(f);
-	}
-	rbuf_free(&out);
-	if (rc < 0)
-		atf_tc_fail("ttypot matrix %s: %s; see %s", KERNEL, err, log);
-	return rc;
-}
-
-/* The cell of case id in matrix.csv (header "case,area,<label>"). */
-static bool csv_cell(FILE *f, const char *id, char *cell, size_t len)
-{
-	char line[1024];
-	size_t idlen = strlen(id);
-	rewind(f);
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, id, idlen) != 0 || line[idlen] != ',')
-			continue;
-		char *c = strchr(line + idlen + 1, ','); /* skip the area */
-		if (c == NULL)
-			return false;
-		snprintf(cell, len, "%s", c + 1);
-		cell[strcspn(cell, "\r\n")] = '\0';
-		return true;
-	}
-	return false;
-}
-
-static long csv_rows(FILE *f)
-{
-	char line[1024];
-	long n = -1; /* the header */
-	rewind(f);
-	while (fgets(line, sizeof line, f) != NULL)
-		n++;
-	return n;
+	return e2e_run(argv, RUN_DEADLINE_S, log, KERNEL);
 }
 
 ATF_TC(debian_61_subset_cell_by_cell);
@@ -147,16 +103,7 @@ ATF_TC_BODY(debian_61_subset_cell_by_cell, tc)
 	char header[512];
 	ATF_REQUIRE(fgets(header, sizeof header, f) != NULL);
 	ATF_CHECK_MSG(strncmp(header, "case,area,", 10) == 0, "csv header: %s", header);
-	ATF_CHECK_EQ(csv_rows(f), (long)NWANTS);
-	for (size_t i = 0; i < NWANTS; i++) {
-		char cell[256];
-		if (!csv_cell(f, wants[i].id, cell, sizeof cell)) {
-			atf_tc_fail_nonfatal("%s: no row in matrix.csv", wants[i].id);
-			continue;
-		}
-		ATF_CHECK_MSG(strcmp(cell, wants[i].status) == 0, "%s: cell \"%s\", want \"%s\"",
-			      wants[i].id, cell, wants[i].status);
-	}
+	e2e_check_cells(f, wants, NWANTS);
 	fclose(f);
 
 	/* The column says which kernel ran: its uname in matrix.md. */

@@ -1,0 +1,27 @@
+/*
+ * e2e.h: what the end-to-end harness tests share (t_guest_e2e,
+ * t_guest_arch): run `ttypot matrix` with a deadline, keep its output in a
+ * log, and check every cell of the matrix.csv it wrote.
+ */
+#ifndef TTYPOT_TESTS_E2E_H
+#define TTYPOT_TESTS_E2E_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct e2e_want {
+	const char *id;     /* program:case */
+	const char *status; /* the cell matrix.csv must hold */
+};
+
+/* Run argv (a ttypot matrix command line) within deadline_s, its output
+ * into log.  Returns its exit code; fails the case, naming what, when it
+ * cannot start or overruns the deadline (its process group is killed). */
+int e2e_run(char *const argv[], int deadline_s, const char *log,
+	    const char *what);
+
+/* matrix.csv f (header already read or not) has exactly these n rows, each
+ * cell as wanted; every mismatch is reported, none stops the case. */
+void e2e_check_cells(FILE *f, const struct e2e_want *want, size_t n);
+
+#endif
