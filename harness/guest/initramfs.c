@@ -290,6 +290,16 @@ which(const char *name, char *buf, size_t len)
 	return NULL;
 }
 
+/* The initramfs is written: say how big and how long it took. */
+static void
+progress_written(const char *path, double t0)
+{
+	struct stat st;
+	stat(path, &st);
+	ku_progress("initramfs %s: %.1f MB in %.1f s", path, st.st_size / 1e6,
+		    proc_now() - t0);
+}
+
 int
 initramfs_build(const char *suite_dir, const char *out_path, char *err,
 		size_t errlen)
@@ -369,10 +379,7 @@ initramfs_build(const char *suite_dir, const char *out_path, char *err,
 		unlink(tmp);
 		goto out;
 	}
-	struct stat st;
-	stat(out_path, &st);
-	ku_progress("initramfs %s: %.1f MB in %.1f s", out_path,
-		    st.st_size / 1e6, proc_now() - t0);
+	progress_written(out_path, t0);
 	rc = 0;
 out:
 	ku_rm_rf(s.dir);
@@ -568,10 +575,7 @@ initramfs_cross(const char *suite_dir, const char *userland, char *out_path,
 			 userland, out_path, strerror(errno));
 		goto out;
 	}
-	struct stat st;
-	stat(out_path, &st);
-	ku_progress("initramfs %s: %.1f MB in %.1f s", out_path,
-		    st.st_size / 1e6, proc_now() - t0);
+	progress_written(out_path, t0);
 	rc = 0;
 out:
 	unlink(a);
