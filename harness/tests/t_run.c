@@ -140,8 +140,9 @@ ATF_TC(initramfs_tiny_suite);
 ATF_TC_HEAD(initramfs_tiny_suite, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "initramfs_build packs init, busybox, "
-			  "kyua with its libraries and the suite; a suite "
-			  "missing pieces is an error naming what is missing");
+			  "kyua with its libraries, the suite and its case list; "
+			  "a suite missing pieces is an error naming what is "
+			  "missing");
 	atf_tc_set_md_var(tc, "require.progs", "busybox kyua cpio gzip");
 	atf_tc_set_md_var(tc, "timeout", "120");
 }
@@ -152,7 +153,11 @@ ATF_TC_BODY(initramfs_tiny_suite, tc)
 	ATF_REQUIRE(ku_mkdir_p("s/fixtures/guest", 0755) == 0);
 	ATF_CHECK_EQ(initramfs_build("s", "ird.gz", err, sizeof err), -1);
 	ATF_CHECK_MSG(strstr(err, "cases/Kyuafile"), "%s", err);
-	ku_write_file("s/cases/Kyuafile", "syntax(2)\n", 10);
+	const char *top = "syntax(2)\ninclude(\"pty/Kyuafile\")\n";
+	const char *pty = "syntax(2)\ntest_suite(\"tiny\")\n"
+			  "plain_test_program{name=\"t_x\"}\n";
+	ku_write_file("s/cases/Kyuafile", top, strlen(top));
+	ku_write_file("s/cases/pty/Kyuafile", pty, strlen(pty));
 	ku_write_file("s/fixtures/guest/init", "#!/bin/busybox sh\n", 18);
 	ku_write_file("s/fixtures/guest/run-suite.sh", "#!/bin/sh\n", 10);
 	ku_write_file("s/cases/pty/t_x.c", "int main;\n", 10);
@@ -175,6 +180,13 @@ ATF_TC_BODY(initramfs_tiny_suite, tc)
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
 		ATF_CHECK_MSG(strstr(l, want[i]), "initramfs lacks %s", want[i]);
 	ATF_CHECK_MSG(!strstr(l, "t_x.c"), "sources packed");
+	free(l);
+	/* The case list, made on the host so the guest need not list. */
+	ATF_REQUIRE(system("gzip -dc ird.gz | cpio -i --quiet --to-stdout "
+			   "ttypot/cases.list > cases.list") == 0);
+	l = ku_read_file("cases.list", NULL);
+	ATF_CHECK_MSG(l && strcmp(l, "pty/t_x:main\n") == 0,
+		      "ttypot/cases.list is '%s', want 'pty/t_x:main'", l ? l : "");
 	free(l);
 	struct stat st;
 	ATF_CHECK_MSG(stat("ird.gz.d", &st) < 0, "staging dir left behind");
