@@ -168,12 +168,12 @@ stage_libraries(struct stage *s)
  * cases, about 7 s of each column's boot.  Not fatal: without the file the
  * guest lists for itself (and reports what a broken program says). */
 static void
-stage_case_list(struct stage *s, const char *suite_dir)
+stage_case_list(struct stage *s, const char *suite_dir, const char *kyua)
 {
 	char cases[PATH_MAX], list[PATH_MAX];
 	ku_fmt(cases, sizeof cases, "%s/cases", suite_dir);
 	ku_fmt(list, sizeof list, "%s/ttypot/cases.list", s->dir);
-	const char *argv[] = {"kyua", "list", "-k", "Kyuafile", NULL};
+	const char *argv[] = {kyua, "list", "-k", "Kyuafile", NULL};
 	struct proc_opts o = {.cwd = cases, .stdout_path = list,
 			      .stderr_path = "/dev/null",
 			      .deadline_ms = TOOL_DEADLINE_MS};
@@ -389,7 +389,7 @@ initramfs_build(const char *suite_dir, const char *out_path, char *err,
 			   strerror(errno));
 		goto out;
 	}
-	stage_case_list(&s, suite_dir);
+	stage_case_list(&s, suite_dir, kyua);
 	if (stage_libraries(&s) < 0)
 		goto out;
 	char tmp[PATH_MAX];
