@@ -34,7 +34,7 @@ FIXTURES     := $(FIXTURE_SRCS:.c=)
 # kernel (specs, resolution), guest (initramfs, QEMU, host runner, results
 # channel), results (ingestion, expectations, matrix, merge), report (every
 # output format), commands (the subcommands).  main.c is the ttypot command.
-HARNESS_STAGES   := base kernel guest results report commands lava
+HARNESS_STAGES   := base kernel mutation guest results report commands lava
 HARNESS_INC      := $(addprefix -Iharness/,$(HARNESS_STAGES))
 HARNESS_HDRS     := $(wildcard $(addsuffix /*.h,$(addprefix harness/,$(HARNESS_STAGES))))
 HARNESS_LIB_SRCS := $(wildcard $(addsuffix /*.c,$(addprefix harness/,$(HARNESS_STAGES))))

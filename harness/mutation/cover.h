@@ -1,0 +1,72 @@
+/*
+ * cover.h: the per-program coverage map of drivers/tty (stage "mutation":
+ * base -> kernel -> mutation -> guest -> results -> report -> commands).
+ *
+ * `make coverage` boots the gcov kernel (harness/coverage/) and, with
+ * --per-program, resets the counters before each test program and dumps them
+ * after it, so every executed line of the tty layer is known per program.
+ * Lines the kernel executes before the first program (boot, the guest's own
+ * init) count as reached by every program.
+ *
+ * The map is a text file people can read (default reports/cover.map):
+ *
+ *     # ttypot coverage map 1
+ *     # source linux-source-6.12 <release>, suite <git describe>, <date>
+ *     program pty/t_open 3.2              # seconds on the gcov kernel
+ *     fn drivers/tty/n_tty.c 1530 1620 n_tty_set_termios
+ *     line drivers/tty/n_tty.c 1234 *                      # boot: every program
+ *     line drivers/tty/n_tty.c 1235 pty/t_open canon/t_line_edit
+ *
+ * Paths are relative to the kernel source root; lines are 1-based lines of
+ * the unmodified source.  A line not listed was executed by no program.
+ */
+#ifndef TTYPOT_COVER_H
+#define TTYPOT_COVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cover_fn {
+	char *file, *name;
+	int first, last;      /* line range of the function's body */
+};
+
+struct cover_line {
+	char *file;
+	int line;
+	bool boot;            /* reached before the first program: every program */
+	char **progs;         /* programs that executed it (when !boot) */
+	size_t nprogs;
+};
+
+struct cover_map {
+	char **progs;         /* every program the map knows */
+	double *prog_secs;    /* its seconds on the gcov kernel (-1 unknown) */
+	size_t nprogs;
+	struct cover_fn *fns;
+	size_t nfns;
+	struct cover_line *lines; /* sorted by file, line */
+	size_t nlines;
+	char source[256];     /* the "# source" comment, "" when absent */
+};
+
+/* Load a map; 0, or -1 with a message naming the file and line. */
+int cover_load(const char *path, struct cover_map *m, char *err, size_t errlen);
+void cover_free(struct cover_map *m);
+
+/* The entry for file:line, or NULL when no program executed it. */
+const struct cover_line *cover_find(const struct cover_map *m,
+				    const char *file, int line);
+/* The function containing file:line, or NULL. */
+const struct cover_fn *cover_fn_at(const struct cover_map *m, const char *file,
+				   int line);
+/* A function by name (first match in any file, or in file when not NULL). */
+const struct cover_fn *cover_fn_named(const struct cover_map *m,
+				      const char *file, const char *name);
+
+/* Programs reaching file:line, space-separated, into out; every program
+ * when the line is a boot line.  Returns how many (0: not covered). */
+size_t cover_programs(const struct cover_map *m, const char *file, int line,
+		      char *out, size_t outlen);
+
+#endif
