@@ -1,7 +1,7 @@
 /*
  * mutant.h: one generated first-order mutant of the tty layer and what
  * became of it.  Generation (sites.c, from Coccinelle rules in
- * fixtures/mutation/*.cocci), the schemata rewrite (schemata.c), triage
+ * the .cocci files of fixtures/mutation/), the schemata rewrite (schemata.c), triage
  * (equivalence by object code, coverage) and sampling live in this folder;
  * `ttypot mutants --generate` (commands/) runs them, report/ writes them.
  */
