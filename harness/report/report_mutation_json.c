@@ -134,7 +134,41 @@ static json_t *position(const struct source *s, int line, int col)
 	return json_pack("{s:i, s:i}", "line", line, "column", js_column(s, line, col));
 }
 
-static json_t *mutant_json(const struct mutant *m, const struct source *src)
+/* testFiles: one entry per program, holding the programs (coveredBy) and
+ * cases (killedBy) the mutants name, so that the web component lists them
+ * with each mutant and in its tests view. */
+static const char *jget_id(const json_t *test)
+{
+	return json_string_value(json_object_get(test, "id"));
+}
+
+static void add_tests(json_t *testfiles, const json_t *ids)
+{
+	for (size_t i = 0; i < json_array_size(ids); i++) {
+		const char *id = json_string_value(json_array_get(ids, i));
+		char prog[160];
+		snprintf(prog, sizeof prog, "%.*s", (int)strcspn(id, ":"), id);
+		json_t *f = json_object_get(testfiles, prog);
+		if (!f) {
+			f = json_pack("{s:[]}", "tests");
+			json_object_set_new(testfiles, prog, f);
+		}
+		json_t *tests = json_object_get(f, "tests");
+		bool known = false;
+		for (size_t j = 0; j < json_array_size(tests) && !known; j++)
+			known = !strcmp(jget_id(json_array_get(tests, j)), id);
+		if (known)
+			continue;
+		const char *colon = strchr(id, ':');
+		char name[200];
+		snprintf(name, sizeof name, colon ? "%s" : "%s (program)", colon ? colon + 1 : id);
+		json_array_append_new(tests, json_pack("{s:o, s:o}", "id", report_jstr(id),
+							 "name", report_jstr(name)));
+	}
+}
+
+static json_t *mutant_json(const struct mutant *m, const struct source *src,
+			   json_t *testfiles)
 {
 	char id[40], desc[700];
 	if (m->id)
@@ -154,13 +188,17 @@ static json_t *mutant_json(const struct mutant *m, const struct source *src)
 		json_object_set_new(j, "statusReason", report_jstr(reason));
 	if (m->status == MS_KILLED || m->status == MS_KILLED_WARNING) {
 		json_t *k = words(m->reason, true);
+		add_tests(testfiles, k);
 		if (json_array_size(k))
 			json_object_set_new(j, "killedBy", k);
 		else
 			json_decref(k);
 	}
-	if (m->covered_by[0])
-		json_object_set_new(j, "coveredBy", words(m->covered_by, false));
+	if (m->covered_by[0]) {
+		json_t *c = words(m->covered_by, false);
+		add_tests(testfiles, c);
+		json_object_set_new(j, "coveredBy", c);
+	}
 	json_object_set_new(j, "description", report_jstr(desc));
 	if (m->secs > 0)
 		json_object_set_new(j, "duration", report_jnum(m->secs * 1000));
@@ -213,7 +251,7 @@ int mutation_report_json(const struct mutant *m, size_t n, const char *src_root,
 		v[i] = &m[i];
 	qsort(v, n, sizeof *v, by_file);
 
-	json_t *files = json_object();
+	json_t *files = json_object(), *testfiles = json_object();
 	int rc = 0;
 	double run_s = 0;
 	for (size_t i = 0; i < n && rc == 0;) {
@@ -233,7 +271,7 @@ int mutation_report_json(const struct mutant *m, size_t n, const char *src_root,
 				rc = -1;
 				break;
 			}
-			json_array_append_new(mutants, mutant_json(v[j], &src));
+			json_array_append_new(mutants, mutant_json(v[j], &src, testfiles));
 			if (v[j]->secs > 0)
 				run_s += v[j]->secs;
 		}
@@ -247,6 +285,7 @@ int mutation_report_json(const struct mutant *m, size_t n, const char *src_root,
 	free(v);
 	if (rc < 0) {
 		json_decref(files);
+		json_decref(testfiles);
 		return -1;
 	}
 	json_t *doc = json_pack("{s:s, s:{s:i, s:i}, s:o, s:o, s:{s:s, s:s}}",
@@ -255,6 +294,10 @@ int mutation_report_json(const struct mutant *m, size_t n, const char *src_root,
 				"files", files,
 				"config", config_json(info, n),
 				"framework", "name", "ttypot", "version", TTYPOT_VERSION);
+	if (json_object_size(testfiles))
+		json_object_set_new(doc, "testFiles", testfiles);
+	else
+		json_decref(testfiles);
 	if (info->build_s > 0 && info->baseline_s > 0)
 		json_object_set_new(doc, "performance",
 				    json_pack("{s:o, s:o, s:o}", "setup", report_jnum(info->build_s * 1000),

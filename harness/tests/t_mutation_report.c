@@ -520,6 +520,15 @@ ATF_TC_BODY(json_schema_valid, tc)
 	ATF_CHECK_EQ(json_array_size(cb), 2);
 	ATF_CHECK_STREQ(json_string_value(json_array_get(cb, 1)), "canon/t_tiny");
 	ATF_CHECK(json_object_get(mutant_by_id(files, TTY, 10), "killedBy") == NULL);
+	/* every program and case named is a test the component can list */
+	const json_t *tf = json_object_get(doc, "testFiles");
+	ATF_CHECK_EQ(json_object_size(tf), 3);
+	const json_t *pt = json_object_get(json_object_get(tf, "pty/t_tiny"), "tests");
+	ATF_CHECK_EQ(json_array_size(pt), 5); /* the program and 4 cases */
+	ATF_CHECK_STREQ(jget(json_array_get(pt, 0), "id"), "pty/t_tiny:full_buffer_eagain");
+	ATF_CHECK_STREQ(jget(json_array_get(pt, 0), "name"), "full_buffer_eagain");
+	ATF_CHECK_STREQ(jget(json_array_get(pt, 1), "id"), "pty/t_tiny");
+	ATF_CHECK_STREQ(jget(json_array_get(pt, 1), "name"), "pty/t_tiny (program)");
 	ATF_CHECK_STREQ(jget(doc, "schemaVersion"), "2");
 	ATF_CHECK_EQ(json_integer_value(json_object_get(json_object_get(doc, "config"), "seed")), 7);
 
