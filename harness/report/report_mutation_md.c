@@ -131,7 +131,7 @@ static void survivor_list(struct rbuf *b, const struct mutant *const *v, size_t 
 		rbuf_add(b, " | ");
 		rbuf_md(b, m->orig);
 		rbuf_add(b, " | ");
-		rbuf_md(b, m->repl);
+		rbuf_md(b, m->repl[0] ? m->repl : "(removed)");
 		rbuf_add(b, " | ");
 		rbuf_md(b, m->covered_by);
 		rbuf_add(b, " |\n");
@@ -166,7 +166,7 @@ static void reason_list(struct rbuf *b, const char *title, const char *intro,
 		rbuf_addf(b, " | %s | ", mut_status_name(m->status));
 		rbuf_md(b, m->orig);
 		rbuf_add(b, " | ");
-		rbuf_md(b, m->repl);
+		rbuf_md(b, m->repl[0] ? m->repl : "(removed)");
 		rbuf_add(b, " | ");
 		rbuf_md(b, m->reason);
 		rbuf_add(b, " |\n");
