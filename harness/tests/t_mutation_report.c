@@ -21,6 +21,7 @@
 #define CHROMIUM "/usr/bin/chromium"
 #define PYTHON "/usr/bin/python3" /* Debian's, which python3-jsonschema is for */
 #define BROWSER_DEADLINE_S 90
+#define DIRLEN 420
 
 /* Two files of a tty-like driver; every mutant below names its line by a
  * unique snippet and its span by the text in that line. */
@@ -170,12 +171,16 @@ static void locate(const char *text, const struct spec *s, int *line, int *col)
 	*col = (int)(o - bol);
 }
 
-/* A temp dir with src/ holding the two files; m gets the mutants, ids 1.. */
+/* A new dir with src/ holding the two files; m gets the mutants, ids 1..
+ * It is made in the case's working directory, which Kyua removes even when
+ * the case fails half-way; the case removes it when it passes. */
 static void fixture(char *dir, size_t dirlen, struct mutant *m)
 {
-	snprintf(dir, dirlen, "/tmp/ttypot-mutrep.XXXXXX");
+	char cwd[400];
+	ATF_REQUIRE(getcwd(cwd, sizeof cwd) != NULL);
+	snprintf(dir, dirlen, "%s/mutrep.XXXXXX", cwd);
 	ATF_REQUIRE(mkdtemp(dir) != NULL);
-	char path[600];
+	char path[1024];
 	snprintf(path, sizeof path, "%s/src/drivers/tty", dir);
 	ATF_REQUIRE(mkdir_p(path) == 0);
 	snprintf(path, sizeof path, "%s/src/" TTY, dir);
@@ -262,7 +267,7 @@ static void npm_file(const char *rel, char *out, size_t outlen)
  * any error. */
 static void write_reports(const char *dir, const struct mutant *m)
 {
-	char out[600], src[600], err[2048];
+	char out[1024], src[1024], err[2048];
 	snprintf(out, sizeof out, "%s/out", dir);
 	snprintf(src, sizeof src, "%s/src", dir);
 	int rc = mutation_report_write(out, m, NM, src, &info, err, sizeof err);
@@ -319,7 +324,7 @@ ATF_TC_HEAD(md_numbers, tc)
 ATF_TC_BODY(md_numbers, tc)
 {
 	(void)tc;
-	char dir[64], path[600];
+	char dir[DIRLEN], path[600];
 	struct mutant m[NM];
 	fixture(dir, sizeof dir, m);
 	struct rbuf b = {0};
@@ -375,7 +380,7 @@ ATF_TC_BODY(md_numbers, tc)
 	/* the writer puts the same text in mutation.md (with or without the
 	 * web component's bundle, which the page needs) */
 	user_npm_dir();
-	char out[600], src[600], err[2048];
+	char out[1024], src[1024], err[2048];
 	snprintf(out, sizeof out, "%s/out", dir);
 	snprintf(src, sizeof src, "%s/src", dir);
 	int rc = mutation_report_write(out, m, NM, src, &info, err, sizeof err);
@@ -460,7 +465,7 @@ ATF_TC_BODY(json_schema_valid, tc)
 	char schema[4200];
 	npm_file(MUTATION_SCHEMA, schema, sizeof schema);
 	require_validator();
-	char dir[64], path[600];
+	char dir[DIRLEN], path[600];
 	struct mutant m[NM];
 	fixture(dir, sizeof dir, m);
 	write_reports(dir, m);
@@ -557,7 +562,7 @@ ATF_TC_HEAD(bad_input_named, tc)
 ATF_TC_BODY(bad_input_named, tc)
 {
 	(void)tc;
-	char dir[64], out[600], src[600], err[2048], path[700];
+	char dir[DIRLEN], out[600], src[600], err[2048], path[700];
 	struct mutant m[NM];
 	fixture(dir, sizeof dir, m);
 	snprintf(out, sizeof out, "%s/out", dir);
@@ -571,6 +576,7 @@ ATF_TC_BODY(bad_input_named, tc)
 	snprintf(path, sizeof path, "%s/mutation-report.json", out);
 	ATF_CHECK(access(path, F_OK) != 0);
 
+	remove_tree(dir);
 	fixture(dir, sizeof dir, m);
 	snprintf(out, sizeof out, "%s/out", dir);
 	snprintf(src, sizeof src, "%s/src", dir);
@@ -593,7 +599,7 @@ ATF_TC_BODY(empty_run, tc)
 	char schema[4200];
 	npm_file(MUTATION_SCHEMA, schema, sizeof schema);
 	require_validator();
-	char dir[64], path[700], err[2048];
+	char dir[DIRLEN], path[700], err[2048];
 	struct mutant m[NM];
 	fixture(dir, sizeof dir, m);
 	snprintf(path, sizeof path, "%s/out", dir);
@@ -623,7 +629,7 @@ ATF_TC_HEAD(missing_bundle_says_how, tc)
 ATF_TC_BODY(missing_bundle_says_how, tc)
 {
 	(void)tc;
-	char dir[64], out[600], src[600], err[2048], path[700];
+	char dir[DIRLEN], out[600], src[600], err[2048], path[700];
 	struct mutant m[NM];
 	fixture(dir, sizeof dir, m);
 	snprintf(path, sizeof path, "%s/npm", dir);
@@ -690,7 +696,7 @@ static const char probe[] =
 /* Chromium's DOM of dir/probe.html#frag after its scripts ran (free it). */
 static char *render(const char *dir, const char *frag)
 {
-	char udd[700], url[800], err[512];
+	char udd[1024], url[1200], err[512];
 	snprintf(udd, sizeof udd, "--user-data-dir=%s/profile", dir);
 	snprintf(url, sizeof url, "file://%s/out/probe.html%s", dir, frag);
 	/* No background networking: the page must work without a network,
@@ -724,7 +730,7 @@ ATF_TC_BODY(html_renders_in_chromium, tc)
 			    CHROMIUM);
 	char bundle[4200];
 	npm_file(MUTATION_BUNDLE, bundle, sizeof bundle);
-	char dir[64], path[600];
+	char dir[DIRLEN], path[600];
 	struct mutant m[NM];
 	fixture(dir, sizeof dir, m);
 	write_reports(dir, m);
