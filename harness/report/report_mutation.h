@@ -17,9 +17,12 @@
  * error and pending mutants are counted apart and are outside it.
  *
  * What the writers read from struct mutant beyond its fields' comments:
- * a killed mutant's reason names its killing cases as words of the form
- * area/t_program or area/t_program:case (they become the JSON's killedBy;
- * other words are the message); covered_by is space-separated programs.
+ * the reason of a killed or warning mutant names the killing cases (or the
+ * programs running at the warning) as words of the form area/t_program or
+ * area/t_program:case, which become the JSON's killedBy (other words are
+ * the message, kept whole as statusReason); covered_by is space-separated
+ * programs; col and end_col count bytes (the JSON converts them to the
+ * 1-based UTF-16 columns the web component counts).
  */
 #ifndef TTYPOT_REPORT_MUTATION_H
 #define TTYPOT_REPORT_MUTATION_H
