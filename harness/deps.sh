@@ -1,12 +1,18 @@
 #!/bin/sh
 # Install the Debian packages ttypot needs, when missing.  Run as root it
 # installs them; otherwise it names them and fails.
-# Usage: deps.sh check|matrix|coverage|cross
+# Usage: deps.sh check|matrix|coverage|cross|report
 #   check:  build, Kyua, QEMU and busybox (the end-to-end guest case), the
 #           tools a kernel build needs (the pipeline case's stand-in tree),
 #           Chromium (the test that renders matrix.html), man (ttypot.1),
-#           clang with libFuzzer (the readers' fuzz target), and the arm64
-#           cross compiler, QEMU and dpkg architecture (the arm64 guest case)
+#           clang with libFuzzer (the readers' fuzz target), the arm64
+#           cross compiler, QEMU and dpkg architecture (the arm64 guest case),
+#           and the report set
+#   report: what the mutation report needs and its test checks: the npm
+#           packages of fixtures/report-npm (the report schema and the web
+#           component mutation.html inlines; npm ci from its lock file into
+#           $TTYPOT_NPM_DIR, default ~/.cache/ttypot/npm), Node.js and npm
+#           when there is no npm, python3-jsonschema and Chromium
 #   matrix: build, Kyua, QEMU and busybox, and kernel build tools
 #   coverage: as matrix, plus gcc-12 (its gcov reads the kernel's counters)
 #   cross:  build, the cross compilers and QEMUs for arm64 and ppc64el, the
@@ -29,17 +35,26 @@ kbuild_tools="flex bison bc libelf-dev xz-utils"
 # libc from the i386 sysroot.  binutils gives readelf, util-linux flock.
 cross_tools="binutils util-linux dpkg-dev"
 cross="$cross_tools gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu lib32gcc-12-dev qemu-system-arm qemu-system-ppc"
+# the mutation report: a validator for its JSON, a browser for its page,
+# and npm for the packages it is built from (any npm will do)
+report="python3-jsonschema chromium"
+command -v npm >/dev/null 2>&1 || report="$report nodejs npm"
 archs=""
+npm_part=""
 case "${1:-check}" in
 check)
-	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools"
-	archs="arm64" ;;
+	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $report"
+	archs="arm64"
+	npm_part=1 ;;
+report)
+	pkgs="$report"
+	npm_part=1 ;;
 matrix) pkgs="$build $guest $kbuild" ;;
 coverage) pkgs="$build $guest $kbuild gcc-12" ;;
 cross)
 	pkgs="$build $guest $cross"
 	archs="arm64 ppc64el i386" ;;
-*) echo "usage: deps.sh check|matrix|coverage|cross" >&2; exit 2 ;;
+*) echo "usage: deps.sh check|matrix|coverage|cross|report" >&2; exit 2 ;;
 esac
 case "${1:-check}" in
 matrix | coverage)
@@ -58,20 +73,39 @@ newarch=""
 for a in $archs; do
 	dpkg --print-foreign-architectures | grep -qx "$a" || newarch="$newarch $a"
 done
-[ -z "$missing$newarch" ] && exit 0
-if [ "$(id -u)" != 0 ]; then
-	[ -n "$missing" ] && echo "ttypot: missing Debian packages:$missing" >&2
-	[ -n "$newarch" ] && echo "ttypot: missing dpkg architectures:$newarch" >&2
-	echo "ttypot: as root:${newarch:+ for a in$newarch; do dpkg --add-architecture \$a; done;} apt-get update;${missing:+ apt-get install$missing}" >&2
-	exit 1
+# The report's npm packages, from the committed lock file, into the cache
+# (a user's own, no root needed); again only when the lock file changed or
+# a file the report reads is missing.
+report_npm() {
+	dir=${TTYPOT_NPM_DIR:-${TTYPOT_CACHE:-$HOME/.cache/ttypot}/npm}
+	lock=$(dirname "$0")/../fixtures/report-npm
+	if cmp -s "$lock/package-lock.json" "$dir/package-lock.json" &&
+	   [ -f "$dir/node_modules/mutation-testing-elements/dist/mutation-test-elements.js" ] &&
+	   [ -f "$dir/node_modules/mutation-testing-report-schema/src/mutation-testing-report-schema.json" ]; then
+		return 0
+	fi
+	echo "ttypot: npm ci of fixtures/report-npm into $dir"
+	mkdir -p "$dir"
+	cp "$lock/package.json" "$lock/package-lock.json" "$dir/"
+	npm ci --prefix "$dir" --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
+}
+if [ -n "$missing$newarch" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		[ -n "$missing" ] && echo "ttypot: missing Debian packages:$missing" >&2
+		[ -n "$newarch" ] && echo "ttypot: missing dpkg architectures:$newarch" >&2
+		echo "ttypot: as root:${newarch:+ for a in$newarch; do dpkg --add-architecture \$a; done;} apt-get update;${missing:+ apt-get install$missing}" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	for a in $newarch; do
+		echo "ttypot: adding dpkg architecture $a"
+		dpkg --add-architecture "$a"
+	done
+	apt-get update -qq
+	if [ -n "$missing" ]; then
+		echo "ttypot: installing:$missing"
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	fi
 fi
-export DEBIAN_FRONTEND=noninteractive
-for a in $newarch; do
-	echo "ttypot: adding dpkg architecture $a"
-	dpkg --add-architecture "$a"
-done
-apt-get update -qq
-[ -z "$missing" ] && exit 0
-echo "ttypot: installing:$missing"
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+[ -z "$npm_part" ] || report_npm

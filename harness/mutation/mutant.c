@@ -1,16 +1,28 @@
-/* mutant.c: the names of operators and statuses (mutant.h). */
+/* mutant.c: the names of mutation operators and statuses (mutant.h), as
+ * the reports, the resume state and the command line spell them. */
 #include "mutant.h"
 
 #include <string.h>
 
 static const char *const op_names[OP__N] = {
-	"ror", "neg", "call", "errno", "obo", "flag", "ret",
+	[OP_ROR] = "ror", [OP_NEG] = "neg", [OP_CALL] = "call", [OP_ERRNO] = "errno",
+	[OP_OBO] = "obo", [OP_FLAG] = "flag", [OP_RET] = "ret",
 };
 
 static const char *const status_names[MS__N] = {
-	"pending", "equivalent", "not-covered", "uncompilable", "killed",
-	"timeout", "warning", "survived", "error",
+	[MS_PENDING] = "pending", [MS_EQUIVALENT] = "equivalent",
+	[MS_NOT_COVERED] = "not-covered", [MS_UNCOMPILABLE] = "uncompilable",
+	[MS_KILLED] = "killed", [MS_KILLED_TIMEOUT] = "timeout",
+	[MS_KILLED_WARNING] = "warning", [MS_SURVIVED] = "survived", [MS_ERROR] = "error",
 };
+
+static int lookup(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; name && i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
 
 const char *mut_op_name(enum mut_op op)
 {
@@ -19,10 +31,7 @@ const char *mut_op_name(enum mut_op op)
 
 int mut_op_parse(const char *name)
 {
-	for (int i = 0; i < OP__N; i++)
-		if (!strcmp(name, op_names[i]))
-			return i;
-	return -1;
+	return lookup(op_names, OP__N, name);
 }
 
 const char *mut_status_name(enum mut_status s)
@@ -32,10 +41,7 @@ const char *mut_status_name(enum mut_status s)
 
 int mut_status_parse(const char *name)
 {
-	for (int i = 0; i < MS__N; i++)
-		if (!strcmp(name, status_names[i]))
-			return i;
-	return -1;
+	return lookup(status_names, MS__N, name);
 }
 
 bool mut_status_killed(enum mut_status s)
