@@ -1,5 +1,6 @@
 /* mutants.c: `ttypot mutants`: kernel mutation testing (mutants.h). */
 #include "mutants.h"
+#include "mutants_gen.h"
 #include "cli.h"
 #include "report.h"
 #include "run_one_kernel.h"
@@ -485,6 +486,9 @@ int cmd_mutants(int argc, char **argv)
 	struct mopts o;
 	char err[1024];
 	double t0 = proc_now();
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--generate"))
+			return cmd_mutants_generate(argc, argv);
 	int pr = mutants_parse(argc, argv, &o);
 	if (pr != 0) {
 		free(o.patches);

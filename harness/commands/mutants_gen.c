@@ -1,0 +1,810 @@
+/* mutants_gen.c: `ttypot mutants --generate` (mutants_gen.h). */
+#include "mutants_gen.h"
+#include "cli.h"
+#include "cover.h"
+#include "generate.h"
+#include "kutil.h"
+#include "mstate.h"
+#include "mtree.h"
+#include "proc.h"
+#include "rbuf.h"
+#include "report_mutation.h"
+#include "run_one_kernel.h"
+#include "sample.h"
+#include "schemata.h"
+#include "sites.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Paths are bounded by PATH_MAX; a truncated message is only shorter. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+#define GEN_SOURCE "linux-source-6.12"
+/* The files of the tty layer mutated by default (the list). */
+#define GEN_FILES "drivers/tty/n_tty.c,drivers/tty/tty_io.c,drivers/tty/tty_ioctl.c," \
+	"drivers/tty/tty_jobctrl.c,drivers/tty/pty.c,drivers/tty/tty_buffer.c," \
+	"drivers/tty/tty_port.c,drivers/tty/tty_ldisc.c,drivers/tty/serial/serial_core.c," \
+	"drivers/tty/serial/8250/8250_port.c"
+/* The file that defines ttypot_mutant (always built in). */
+#define GEN_DEFINER "drivers/tty/tty_io.c"
+/* Bumped when the generator's output for the same sites changes. */
+#define GEN_VERSION "1"
+/* A mutant's run may take this many times its programs' baseline time. */
+#define GEN_DEADLINE_FACTOR 3
+/* ... plus this much for the boot and Kyua's start. */
+#define GEN_DEADLINE_SLACK_S 60
+/* Rounds of dropping mutants the schemata cannot hold (constant contexts). */
+#define GEN_SCHEMATA_ROUNDS 8
+/* The reason of a pending mutant whose object code was compared. */
+#define GEN_CHECKED "object code differs from id 0"
+
+struct gopts {
+	const char *outdir, *cache, *suite, *map, *files, *patch, *resume;
+	int sample, seed, deadline_s;
+	bool generate, list;
+};
+
+static const char *const gen_more =
+	"Generated mutants of the tty layer of linux-source-6.12 (Coccinelle rules\n"
+	"in fixtures/mutation/), run as one schemata kernel, one boot per mutant,\n"
+	"each with only the programs that execute its line (--map, default\n"
+	"reports/cover.map from make coverage).  --list prints every generated\n"
+	"mutant; --patch KEY writes one as a patch for `ttypot mutants PATCH`.\n"
+	"Writes DIR/mutation.md, mutation-report.json, mutation.html and\n"
+	"mutation-state.json after every mutant; --resume DIR continues a run.\n"
+	"Exit: 0 every evaluated mutant killed, 1 survivors, 2 errors.\n";
+
+static int parse(int argc, char **argv, struct gopts *o)
+{
+	*o = (struct gopts){ .outdir = "reports/mutation", .seed = 1,
+			     .deadline_s = KR_DEFAULT_DEADLINE_S, .files = GEN_FILES };
+	const struct cli_opt opts[] = {
+		{ "generate", 0, OPT_FLAG, &o->generate, 0, NULL, "generated mutants (this mode)" },
+		cli_opt_output(&o->outdir, "where the reports and state go (default reports/mutation)"),
+		{ "sample", 0, OPT_INT, &o->sample, 1, "N", "a stratified sample of N (default all)" },
+		{ "seed", 0, OPT_INT, &o->seed, 0, "S", "the sample's seed (default 1)" },
+		{ "resume", 0, OPT_STR, &o->resume, 0, "DIR", "continue the run whose state is in DIR" },
+		{ "map", 0, OPT_STR, &o->map, 0, "FILE", "the coverage map (default reports/cover.map)" },
+		{ "files", 0, OPT_STR, &o->files, 0, "LIST", "comma-separated source files to mutate" },
+		{ "list", 0, OPT_FLAG, &o->list, 0, NULL, "print the generated mutants and stop" },
+		{ "patch", 0, OPT_STR, &o->patch, 0, "KEY", "write mutant KEY as DIR/KEY.patch and stop" },
+		cli_opt_cache(&o->cache),
+		cli_opt_suite(&o->suite),
+		cli_opt_deadline(&o->deadline_s),
+		CLI_OPT_END,
+	};
+	enum cli_verdict v = cli_command(argc, argv, opts, "--generate [OPTIONS]", gen_more,
+					 NULL, NULL);
+	if (v == CLI_OK && o->resume)
+		o->outdir = o->resume;
+	return v == CLI_OK ? 0 : v == CLI_ERROR ? -1 : 1;
+}
+
+/* sha256 of the rule files and the generator version: the sites cache key. */
+static void rules_hash(const char *rules_dir, char out[65])
+{
+	struct rbuf b = {0};
+	rbuf_add(&b, "ttypot-generator-" GEN_VERSION "\n");
+	const char *names[] = { "call", "errno", "flag", "neg", "obo", "ret", "ror" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char p[PATH_MAX], h[65] = "missing";
+		snprintf(p, sizeof p, "%s/%s.cocci", rules_dir, names[i]);
+		ku_sha256_file(p, h);
+		rbuf_addf(&b, "%s %s\n", names[i], h);
+	}
+	ku_sha256_hex(b.s, b.len, out);
+	rbuf_free(&b);
+}
+
+/* One file's sites, from the cache when its text and the rules are the same. */
+static int file_sites(const char *cache, const char *src, const char *rules_dir,
+		      const char *rhash, const char *file, const char *text,
+		      struct site **sv, size_t *sn, char *err, size_t errlen)
+{
+	char key[65], path[PATH_MAX], dir[PATH_MAX];
+	struct rbuf k = {0};
+	rbuf_addf(&k, "%s\n%s\n", rhash, file);
+	rbuf_add(&k, text);
+	ku_sha256_hex(k.s, k.len, key);
+	rbuf_free(&k);
+	snprintf(dir, sizeof dir, "%s/mutation/sites", cache);
+	snprintf(path, sizeof path, "%s/%.32s.txt", dir, key);
+	char *have = ku_read_file(path, NULL);
+	if (have) {
+		for (char *l = have; *l;) {
+			char *nl = strchr(l, '\n');
+			if (nl)
+				*nl = '\0';
+			struct site s;
+			if (site_parse(l, src, &s, err, errlen) == 0) {
+				*sv = xrealloc(*sv, (*sn + 1) * sizeof **sv);
+				(*sv)[(*sn)++] = s;
+			}
+			l = nl ? nl + 1 : l + strlen(l);
+		}
+		free(have);
+		return 0;
+	}
+	size_t n0 = *sn;
+	double t0 = proc_now();
+	if (sites_scan(src, rules_dir, file, sv, sn, err, errlen) < 0)
+		return -1;
+	ku_progress("mutants: %s: %zu sites (spatch, %.0f s)", file, *sn - n0, proc_now() - t0);
+	struct rbuf out = {0};
+	for (size_t i = n0; i < *sn; i++) {
+		const struct site *s = &(*sv)[i];
+		rbuf_addf(&out, "S %s %s %d %d %d %d %s %s\n", mut_op_name(s->op), s->file,
+			  s->l1, s->c1, s->l2, s->c2, s->func, s->extra);
+	}
+	ku_mkdir_p(dir, 0755);
+	char name[80];
+	snprintf(name, sizeof name, "%.32s.txt", key);
+	write_file(dir, name, &out, err, errlen);
+	rbuf_free(&out);
+	return 0;
+}
+
+struct gen {
+	char src[PATH_MAX];      /* the pristine source */
+	char **files;            /* relative paths */
+	char **texts;            /* their pristine text */
+	size_t nfiles;
+	struct gmut *v;
+	size_t n;
+	char rhash[65];
+};
+
+static const char *file_text(const struct gen *g, const char *file)
+{
+	for (size_t i = 0; i < g->nfiles; i++)
+		if (!strcmp(g->files[i], file))
+			return g->texts[i];
+	return NULL;
+}
+
+static int generate(struct gen *g, const char *cache, const char *suite, const char *files,
+		    char *err, size_t errlen)
+{
+	char rules[PATH_MAX];
+	snprintf(rules, sizeof rules, "%s/fixtures/mutation", suite);
+	rules_hash(rules, g->rhash);
+	char *list = xstrdup(files);
+	struct site *sv = NULL;
+	size_t sn = 0, skipped = 0, dropped = 0;
+	int rc = 0;
+	for (char *t = strtok(list, ", "); t && rc == 0; t = strtok(NULL, ", ")) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", g->src, t);
+		char *text = ku_read_file(path, NULL);
+		if (!text) {
+			snprintf(err, errlen, "--files: %s: no such file in %s", t, g->src);
+			rc = -1;
+			break;
+		}
+		g->files = xrealloc(g->files, (g->nfiles + 1) * sizeof *g->files);
+		g->texts = xrealloc(g->texts, (g->nfiles + 1) * sizeof *g->texts);
+		g->files[g->nfiles] = xstrdup(t);
+		g->texts[g->nfiles++] = text;
+		size_t s0 = sn;
+		rc = file_sites(cache, g->src, rules, g->rhash, t, text, &sv, &sn, err, errlen);
+		if (rc == 0)
+			gen_expand(text, sv + s0, sn - s0, &g->v, &g->n, &skipped, err, errlen);
+	}
+	free(list);
+	free(sv);
+	if (rc == 0) {
+		g->n = gen_finish(g->v, g->n, &dropped);
+		ku_progress("mutants: %zu mutants generated in %zu files (%zu sites did not fit "
+			    "their operator, %zu mutants overlapped another)", g->n, g->nfiles,
+			    skipped, dropped);
+	}
+	return rc;
+}
+
+static const struct gmut *find_key(const struct gen *g, const char *key)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (!strcmp(g->v[i].m.key, key))
+			return &g->v[i];
+	return NULL;
+}
+
+/* --patch KEY: the mutant alone as a patch `ttypot mutants PATCH` applies. */
+static int write_patch(const struct gen *g, const char *key, const char *outdir)
+{
+	const struct gmut *m = find_key(g, key);
+	if (!m) {
+		fprintf(stderr, "ttypot: mutants: --patch %s: no such mutant (--list shows them)\n",
+			key);
+		return 2;
+	}
+	const char *text = file_text(g, m->m.file);
+	char *mut = schemata_apply_one(text, m);
+	char dir[] = "/tmp/ttypot-patch.XXXXXX";
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "ttypot: mutants: mkdtemp: %s\n", strerror(errno));
+		free(mut);
+		return 2;
+	}
+	char a[PATH_MAX], b[PATH_MAX], la[200], lb[200];
+	snprintf(a, sizeof a, "%s/a", dir);
+	snprintf(b, sizeof b, "%s/b", dir);
+	snprintf(la, sizeof la, "a/%s", m->m.file);
+	snprintf(lb, sizeof lb, "b/%s", m->m.file);
+	ku_write_file(a, text, strlen(text));
+	ku_write_file(b, mut, strlen(mut));
+	free(mut);
+	const char *argv[] = { "diff", "-u", "--label", la, "--label", lb, a, b, NULL };
+	struct proc_opts po = { .deadline_ms = 60000 };
+	struct proc_result *pr = malloc(sizeof *pr);
+	int st = proc_run(argv, &po, pr);
+	ku_rm_rf(dir);
+	if (st != 1) {
+		fprintf(stderr, "ttypot: mutants: diff for %s: exit %d\n", key, st);
+		free(pr);
+		return 2;
+	}
+	struct rbuf out = {0};
+	rbuf_addf(&out, "ttypot mutant %s\nBug:     generated (%s) in %s: %s -> %s\n"
+		  "Commits: none (generated by ttypot mutants --generate)\n"
+		  "Killed by (expected): -\n\n", m->m.key, mutation_op_text(m->m.op), m->m.func,
+		  m->m.orig, m->m.repl);
+	rbuf_addn(&out, pr->out, pr->out_len);
+	free(pr);
+	char name[200], err[512];
+	safe_name(m->m.key, name, sizeof name - 8);
+	strcat(name, ".patch");
+	mkdir_p(outdir);
+	int rc = write_file(outdir, name, &out, err, sizeof err);
+	rbuf_free(&out);
+	if (rc < 0) {
+		fprintf(stderr, "ttypot: mutants: %s\n", err);
+		return 2;
+	}
+	printf("%s/%s\n", outdir, name);
+	return 0;
+}
+
+static void list_mutants(const struct gen *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		const struct mutant *m = &g->v[i].m;
+		printf("%u\t%s\t%s\t%s\t->\t%s\n", m->id, m->key, m->func, m->orig, m->repl);
+	}
+}
+
+/* covered_by from the map: the programs reaching any line of the span. */
+static void cover_triage(const struct cover_map *map, struct mutant *m)
+{
+	struct rbuf b = {0};
+	for (int l = m->line; l <= m->end_line; l++) {
+		char progs[8192];
+		if (!cover_programs(map, m->file, l, progs, sizeof progs))
+			continue;
+		for (char *t = strtok(progs, " "); t; t = strtok(NULL, " ")) {
+			size_t tl = strlen(t);
+			const char *p = b.s;
+			bool have = false;
+			while (p && (p = strstr(p, t))) {
+				if ((p == b.s || p[-1] == ' ') && (p[tl] == ' ' || !p[tl]))
+					have = true;
+				p += tl;
+			}
+			if (!have)
+				rbuf_addf(&b, "%s%s", b.len ? " " : "", t);
+		}
+	}
+	snprintf(m->covered_by, sizeof m->covered_by, "%s", rbuf_str(&b));
+	if (b.len >= sizeof m->covered_by) /* too many to keep: the whole suite */
+		snprintf(m->covered_by, sizeof m->covered_by, "*");
+	if (!b.len) {
+		m->status = MS_NOT_COVERED;
+		snprintf(m->reason, sizeof m->reason, "no program executes %s:%d", m->file,
+			 m->line);
+	}
+	rbuf_free(&b);
+}
+
+/* The build directory kernel/ uses for tree:DIR (resolve_tree.c). */
+static void tree_build_dir(const char *cache, const char *tree, char *out, size_t outlen)
+{
+	char real[PATH_MAX], hex[65];
+	if (!realpath(tree, real))
+		snprintf(real, sizeof real, "%s", tree);
+	ku_sha256_hex(real, strlen(real), hex);
+	snprintf(out, outlen, "%s/build/tree-%.16s", cache, hex);
+}
+
+/* Drop from the schemata the mutants on lines the compiler rejected (a
+ * mutant in a constant context: a case label, a static initialiser).
+ * Returns how many were dropped. */
+static size_t drop_rejected(struct gen *g, unsigned char *in, const char *log)
+{
+	char *text = ku_read_file(log, NULL);
+	size_t dropped = 0;
+	for (char *l = text; l && *l;) {
+		char *nl = strchr(l, '\n');
+		if (nl)
+			*nl = '\0';
+		char *e = strstr(l, ": error:");
+		for (size_t f = 0; e && f < g->nfiles; f++) {
+			/* ".../drivers/tty/n_tty.c:1234:56: error: ..." */
+			char pat[200];
+			snprintf(pat, sizeof pat, "%s:", g->files[f]);
+			char *p = strstr(l, pat);
+			if (!p || p > e)
+				continue;
+			int line = atoi(p + strlen(pat));
+			for (size_t i = 0; i < g->n; i++) {
+				struct mutant *m = &g->v[i].m;
+				if (!in[i] || strcmp(m->file, g->files[f]) || line < m->line ||
+				    line > m->end_line)
+					continue;
+				in[i] = 0;
+				m->status = MS_ERROR;
+				snprintf(m->reason, sizeof m->reason, "not expressible in the "
+					 "schemata (the compiler needs a constant at %s:%d): confirm "
+					 "it with --patch %s and ttypot mutants PATCH", m->file, line,
+					 m->key);
+				dropped++;
+			}
+		}
+		l = nl ? nl + 1 : l + strlen(l);
+	}
+	free(text);
+	return dropped;
+}
+
+/* Write the schemata tree for the mutants in[] and build it; mutants the
+ * compiler cannot take in the schemata are dropped (status error) and the
+ * build retried.  0, or -1 with a message. */
+static int build_schemata(struct kr_env *me, struct gen *g, unsigned char *in,
+			  const char *tree, struct kernel_info *ki, double *secs, char *err,
+			  size_t errlen)
+{
+	char spec[PATH_MAX + 8], bdir[PATH_MAX], log[PATH_MAX + 32], defp[PATH_MAX];
+	snprintf(spec, sizeof spec, "tree:%s", tree);
+	tree_build_dir(me->cache, tree, bdir, sizeof bdir);
+	snprintf(log, sizeof log, "%s/ttypot-build.log", bdir);
+	snprintf(defp, sizeof defp, "%s/%s", g->src, GEN_DEFINER);
+	*secs = 0;
+	for (int round = 1; round <= GEN_SCHEMATA_ROUNDS; round++) {
+		size_t nin = 0;
+		bool wrote_definer = false;
+		for (size_t f = 0; f < g->nfiles; f++) {
+			const struct gmut **sel = calloc(g->n ? g->n : 1, sizeof *sel);
+			size_t k = 0;
+			for (size_t i = 0; i < g->n; i++)
+				if (in[i] && !strcmp(g->v[i].m.file, g->files[f]))
+					sel[k++] = &g->v[i];
+			nin += k;
+			char *text = schemata_rewrite(g->texts[f], sel, k);
+			free(sel);
+			if (!strcmp(g->files[f], GEN_DEFINER)) {
+				struct rbuf b = {0};
+				rbuf_add(&b, text);
+				rbuf_add(&b, schemata_definition);
+				free(text);
+				text = b.s;
+				wrote_definer = true;
+			}
+			int w = mtree_write(tree, g->files[f], text, err, errlen);
+			free(text);
+			if (w < 0)
+				return -1;
+		}
+		if (!wrote_definer) {
+			char *text = ku_read_file(defp, NULL);
+			struct rbuf b = {0};
+			rbuf_add(&b, text ? text : "");
+			rbuf_add(&b, schemata_definition);
+			free(text);
+			int w = mtree_write(tree, GEN_DEFINER, b.s, err, errlen);
+			rbuf_free(&b);
+			if (w < 0)
+				return -1;
+		}
+		if (ku_is_file(log))
+			ku_write_file(log, "", 0); /* this round's errors only */
+		ku_progress("mutants: building the schemata kernel with %zu mutants (round %d)",
+			    nin, round);
+		double s = 0;
+		if (kr_resolve(me, spec, ki, &s, err, errlen) == 0) {
+			*secs += s;
+			return 0;
+		}
+		*secs += s;
+		size_t d = drop_rejected(g, in, log);
+		if (!d)
+			return -1; /* a failure no mutant explains: err says it */
+		ku_progress("mutants: %zu mutants cannot be in the schemata (constant contexts); "
+			    "rebuilding without them", d);
+	}
+	snprintf(err, errlen, "the schemata kernel did not build in %d rounds", GEN_SCHEMATA_ROUNDS);
+	return -1;
+}
+
+/* Equivalence by object code: each mutant's file compiled with the guard
+ * folded to its id, against the same file folded to 0. */
+static void equivalence_triage(struct gen *g, const unsigned char *in, const char *bdir,
+			       const char *work, struct gmut **order, size_t n)
+{
+	char ref[PATH_MAX], obj[PATH_MAX], err[600];
+	const char *reffile = "";
+	bool have_ref = false;
+	size_t done = 0, equiv = 0;
+	double t0 = proc_now(), last = t0;
+	(void)in;
+	snprintf(ref, sizeof ref, "%s/ref.o", work);
+	snprintf(obj, sizeof obj, "%s/mut.o", work);
+	for (size_t i = 0; i < n && !kr_interrupted; i++) {
+		struct mutant *m = &order[i]->m;
+		if (m->status != MS_PENDING || !strcmp(m->reason, GEN_CHECKED))
+			continue;
+		if (strcmp(reffile, m->file)) {
+			reffile = m->file;
+			struct rbuf diag = {0};
+			have_ref = mtree_compile_const(bdir, m->file, 0, ref, &diag, err,
+						       sizeof err) == 0;
+			if (!have_ref)
+				ku_progress("mutants: cannot compile %s for id 0 (%s%.300s): no "
+					    "equivalence triage for its mutants", m->file, err,
+					    rbuf_str(&diag));
+			rbuf_free(&diag);
+		}
+		if (!have_ref)
+			continue;
+		struct rbuf diag = {0};
+		int c = mtree_compile_const(bdir, m->file, m->id, obj, &diag, err, sizeof err);
+		if (c == 1) {
+			m->status = MS_UNCOMPILABLE;
+			const char *e = strstr(rbuf_str(&diag), "error:");
+			snprintf(m->reason, sizeof m->reason, "%.290s", e ? e : rbuf_str(&diag));
+			m->reason[strcspn(m->reason, "\n")] = '\0';
+		} else if (c == 0) {
+			int same = mtree_same_code(ref, obj, err, sizeof err);
+			if (same == 1) {
+				m->status = MS_EQUIVALENT;
+				snprintf(m->reason, sizeof m->reason,
+					 "equivalent: identical object code");
+				equiv++;
+			} else if (same == 0) {
+				snprintf(m->reason, sizeof m->reason, GEN_CHECKED);
+			}
+		}
+		rbuf_free(&diag);
+		done++;
+		double now = proc_now();
+		if (now - last > 30) {
+			ku_progress("mutants: equivalence: %zu compiled, %zu equivalent (%.0f s)",
+				    done, equiv, now - t0);
+			last = now;
+		}
+	}
+	unlink(ref);
+	unlink(obj);
+	ku_progress("mutants: equivalence: %zu compiled, %zu equivalent in %.0f s", done,
+		    equiv, proc_now() - t0);
+}
+
+/* Seconds the programs of filter (space-separated; "*" all) took on the
+ * baseline, as one Kyua run with two at a time would take them. */
+static double programs_secs(const struct column *base, const char *filter)
+{
+	double sum = 0, longest = 0;
+	for (size_t i = 0; i < base->ncases; i++) {
+		const char *id = base->cases[i].id;
+		size_t pl = strcspn(id, ":");
+		bool in = !strcmp(filter, "*");
+		for (const char *p = filter; !in && (p = strstr(p, "")) && *p;) {
+			size_t tl = strcspn(p, " ");
+			in = tl == pl && !strncmp(p, id, pl);
+			p += tl + (p[tl] == ' ');
+		}
+		if (!in)
+			continue;
+		sum += base->cases[i].secs;
+		if (base->cases[i].secs > longest)
+			longest = base->cases[i].secs;
+	}
+	return sum / 2 > longest ? sum / 2 : longest;
+}
+
+/* Boot the schemata kernel as mutant m with its programs; record what
+ * happened in m. */
+static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
+		       const struct kr_result *base, struct mutant *m)
+{
+	const char *filter = strcmp(m->covered_by, "*") ? m->covered_by : NULL;
+	double expect = programs_secs(base->col, m->covered_by);
+	int deadline = (int)(GEN_DEADLINE_FACTOR * (expect + base->boot_s)) + GEN_DEADLINE_SLACK_S;
+	char args[64], tag[200];
+	snprintf(args, sizeof args, "ttypot_mutant=%u", m->id);
+	setenv("TTYPOT_KERNEL_ARGS", args, 1);
+	safe_name(m->key, tag, sizeof tag);
+	int saved = e->deadline_s;
+	e->deadline_s = deadline;
+	struct kr_result r;
+	for (int attempt = 1; attempt <= 2; attempt++) {
+		kr_run(e, ki, tag, filter, base->col, true, &r);
+		/* QEMU that did not start says nothing about the mutant. */
+		if (r.begun || r.end != RUN_ERROR || kr_interrupted || attempt == 2)
+			break;
+		ku_progress("mutants: %s did not start (%s): once more", m->key, r.err);
+		col_free(r.col);
+	}
+	e->deadline_s = saved;
+	unsetenv("TTYPOT_KERNEL_ARGS");
+	m->secs = r.wall_s;
+	struct rbuf killers = {0};
+	size_t nk = 0;
+	for (size_t i = 0; r.begun && i < r.col->ncases; i++)
+		if (kr_kills(base->col, r.col, r.col->cases[i].id) && nk++ < 4)
+			rbuf_addf(&killers, "%s%s", killers.len ? " " : "", r.col->cases[i].id);
+	if (kr_interrupted) {
+		/* stays pending: --resume runs it again */
+	} else if (r.end == RUN_TIMEOUT) {
+		m->status = MS_KILLED_TIMEOUT;
+		snprintf(m->reason, sizeof m->reason, "no end within %d s (its programs take "
+			 "%.0f s on id 0)%s%s", deadline, expect, nk ? ": " : "", rbuf_str(&killers));
+	} else if (nk) {
+		m->status = MS_KILLED;
+		snprintf(m->reason, sizeof m->reason, "%s", rbuf_str(&killers));
+	} else if (!r.begun && r.end == RUN_PANIC) {
+		m->status = MS_KILLED;
+		snprintf(m->reason, sizeof m->reason, "kernel panic before the suite started");
+	} else if (!r.begun) {
+		m->status = MS_ERROR;
+		snprintf(m->reason, sizeof m->reason, "no suite: %s %.250s",
+			 end_name(r.col->end), r.err);
+	} else {
+		m->status = MS_SURVIVED;
+		snprintf(m->reason, sizeof m->reason, "%zu cases of %s passed as on id 0",
+			 r.col->ncases, filter ? "its programs" : "the suite");
+	}
+	rbuf_free(&killers);
+	col_free(r.col);
+}
+
+static void save(const char *outdir, struct mstate_params *p, const struct gen *g,
+		 const unsigned char *pick, double t0, double baseline_s, double build_s)
+{
+	char err[600];
+	struct mstate_params q = *p;
+	q.wall_s += proc_now() - t0;
+	if (mstate_save(outdir, &q, g->v, g->n, pick, err, sizeof err) < 0)
+		ku_progress("mutants: saving the state: %s", err);
+	struct mutant *mv = calloc(p->sample ? p->sample : 1, sizeof *mv);
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (pick[i])
+			mv[k++] = g->v[i].m;
+	struct mutation_report_info info = {
+		.title = "ttypot generated mutants of the tty layer",
+		.source = GEN_SOURCE, .sampled = p->sample < p->generated,
+		.seed = (unsigned long)p->seed, .generated = p->generated,
+		.wall_s = q.wall_s, .build_s = build_s, .baseline_s = baseline_s,
+	};
+	if (mutation_report_write(outdir, mv, k, g->src, &info, err, sizeof err) < 0)
+		ku_progress("mutants: reports: %s", err);
+	free(mv);
+}
+
+int cmd_mutants_generate(int argc, char **argv)
+{
+	struct gopts o;
+	char err[1024];
+	double t0 = proc_now();
+	int pr = parse(argc, argv, &o);
+	if (pr)
+		return pr > 0 ? 0 : 2;
+	kr_install_signals();
+	struct kr_env e;
+	char workdir[PATH_MAX];
+	snprintf(workdir, sizeof workdir, "%s/mutation-raw", o.outdir);
+	if (kr_env_init(&e, o.suite, argv[0], o.cache, workdir, o.deadline_s, err,
+			sizeof err) < 0) {
+		fprintf(stderr, "ttypot: mutants: %s\n", err);
+		kr_env_free(&e);
+		return 2;
+	}
+	int rc = 2;
+	struct gen g = {0};
+	unsigned char *pick = NULL;
+	struct cover_map map = {0};
+	bool have_map = false;
+	snprintf(g.src, sizeof g.src, "%s/src/%s", e.cache, GEN_SOURCE);
+	char mark[PATH_MAX + 32];
+	snprintf(mark, sizeof mark, "%s/.ttypot-unpacked", g.src);
+	if (!ku_is_file(mark)) {
+		ku_progress("mutants: unpacking (and building) src:%s first", GEN_SOURCE);
+		struct kernel_info ki;
+		if (kr_resolve(&e, "src:" GEN_SOURCE, &ki, NULL, err, sizeof err) < 0) {
+			fprintf(stderr, "ttypot: mutants: src:%s: %s\n", GEN_SOURCE, err);
+			goto out;
+		}
+	}
+	if (generate(&g, e.cache, e.suite, o.files, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: mutants: generating: %s\n", err);
+		goto out;
+	}
+	if (o.list) {
+		list_mutants(&g);
+		rc = 0;
+		goto out;
+	}
+	if (o.patch) {
+		rc = write_patch(&g, o.patch, o.outdir);
+		goto out;
+	}
+	pick = calloc(g.n ? g.n : 1, 1);
+	struct mstate_params sp = { .seed = (unsigned long long)o.seed, .generated = g.n };
+	char *src_mark = ku_read_file(mark, NULL);
+	snprintf(sp.source, sizeof sp.source, "%.*s", (int)strcspn(src_mark ? src_mark : "", "\n"),
+		 src_mark ? src_mark : "");
+	free(src_mark);
+	snprintf(sp.rules, sizeof sp.rules, "%s", g.rhash);
+	char statef[PATH_MAX + 32];
+	snprintf(statef, sizeof statef, "%s/mutation-state.json", o.outdir);
+	if (o.resume) {
+		struct mstate_params have = {0};
+		if (mstate_load(o.outdir, &have, g.v, g.n, pick, err, sizeof err) < 0) {
+			fprintf(stderr, "ttypot: mutants: --resume %s: %s\n", o.resume, err);
+			goto out;
+		}
+		if (strcmp(have.source, sp.source) || strcmp(have.rules, sp.rules)) {
+			fprintf(stderr, "ttypot: mutants: --resume %s: that run used another source "
+				"or other rules (%s)\n", o.resume, statef);
+			goto out;
+		}
+		sp = have;
+		ku_progress("mutants: resuming %s: %zu mutants of %zu, seed %llu", o.outdir,
+			    sp.sample, sp.generated, sp.seed);
+	} else {
+		if (ku_is_file(statef)) {
+			fprintf(stderr, "ttypot: mutants: %s holds a run (%s): --resume %s continues "
+				"it, or give another -o\n", o.outdir, statef, o.outdir);
+			goto out;
+		}
+		sp.sample = sample_pick(g.v, g.n, o.sample ? (size_t)o.sample : g.n,
+					sp.seed, pick);
+		ku_progress("mutants: sample of %zu of %zu mutants (seed %llu)", sp.sample, g.n,
+			    sp.seed);
+	}
+	if (mkdir_p(o.outdir) < 0 || mkdir_p(workdir) < 0) {
+		fprintf(stderr, "ttypot: mutants: %s: %s\n", o.outdir, strerror(errno));
+		goto out;
+	}
+	/* Coverage triage. */
+	char mapdef[PATH_MAX + 32];
+	snprintf(mapdef, sizeof mapdef, "%s/reports/cover.map", e.suite);
+	const char *mapf = o.map ? o.map : mapdef;
+	if (cover_load(mapf, &map, err, sizeof err) == 0) {
+		have_map = true;
+	} else if (o.map) {
+		fprintf(stderr, "ttypot: mutants: --map: %s\n", err);
+		goto out;
+	} else {
+		ku_progress("mutants: no coverage map (%s): every mutant runs the whole suite "
+			    "(make coverage writes the map)", err);
+	}
+	size_t uncovered = 0;
+	for (size_t i = 0; i < g.n; i++) {
+		struct mutant *m = &g.v[i].m;
+		if (!pick[i] || m->status != MS_PENDING || m->covered_by[0])
+			continue;
+		if (have_map)
+			cover_triage(&map, m);
+		else
+			snprintf(m->covered_by, sizeof m->covered_by, "*");
+		uncovered += m->status == MS_NOT_COVERED;
+	}
+	ku_progress("mutants: coverage: %zu sampled mutants on lines no program executes",
+		    uncovered);
+	save(o.outdir, &sp, &g, pick, t0, 0, 0);
+	/* The schemata kernel: the sampled mutants still pending. */
+	unsigned char *in = calloc(g.n ? g.n : 1, 1);
+	for (size_t i = 0; i < g.n; i++)
+		in[i] = pick[i] && g.v[i].m.status == MS_PENDING;
+	struct kr_env me = e;
+	char mroot[PATH_MAX + 16], tree[PATH_MAX + 48], bdir[PATH_MAX];
+	snprintf(mroot, sizeof mroot, "%s/mutation", e.cache);
+	snprintf(tree, sizeof tree, "%s/src/%s", mroot, GEN_SOURCE);
+	snprintf(me.cache, sizeof me.cache, "%s", mroot);
+	if (mtree_prepare(g.src, tree, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: mutants: the schemata tree: %s\n", err);
+		free(in);
+		goto out;
+	}
+	kr_ccache_basedir(tree, e.cache);
+	struct kernel_info ki;
+	double build_s = 0;
+	if (build_schemata(&me, &g, in, tree, &ki, &build_s, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: mutants: the schemata kernel: %s\n", err);
+		save(o.outdir, &sp, &g, pick, t0, 0, build_s);
+		free(in);
+		goto out;
+	}
+	ku_progress("mutants: schemata kernel built in %.0f s", build_s);
+	tree_build_dir(mroot, tree, bdir, sizeof bdir);
+	struct gmut **order = calloc(g.n ? g.n : 1, sizeof *order);
+	size_t norder = 0;
+	for (size_t i = 0; i < g.n; i++)
+		if (in[i])
+			order[norder++] = &g.v[i];
+	free(in);
+	equivalence_triage(&g, pick, bdir, workdir, order, norder);
+	save(o.outdir, &sp, &g, pick, t0, 0, build_s);
+	/* The baseline: the same image as mutant 0, the whole suite. */
+	ku_progress("mutants: baseline: the schemata kernel as id 0, whole suite");
+	unsetenv("TTYPOT_KERNEL_ARGS");
+	struct kr_result base;
+	kr_run(&me, &ki, "baseline-id0", NULL, NULL, false, &base);
+	if (!base.begun || base.col->end != END_DONE) {
+		fprintf(stderr, "ttypot: mutants: id 0 did not complete the suite (%s%s%s): "
+			"nothing to compare against\n", end_name(base.col->end),
+			base.err[0] ? ": " : "", base.err);
+		col_free(base.col);
+		free(order);
+		goto out;
+	}
+	long bpass = 0, bbad = 0;
+	for (size_t i = 0; i < base.col->ncases; i++) {
+		bpass += base.col->cases[i].st == ST_PASS;
+		bbad += status_bad(base.col->cases[i].st);
+	}
+	ku_progress("mutants: id 0: %zu cases, %ld pass, %ld bad (boot %.1f s, suite %.1f s)",
+		    base.col->ncases, bpass, bbad, base.boot_s, base.suite_s);
+	double baseline_s = base.wall_s;
+	size_t todo = 0, done = 0;
+	for (size_t i = 0; i < norder; i++)
+		todo += order[i]->m.status == MS_PENDING;
+	for (size_t i = 0; i < norder && !kr_interrupted; i++) {
+		struct mutant *m = &order[i]->m;
+		if (m->status != MS_PENDING)
+			continue;
+		done++;
+		ku_progress("mutants: [%zu/%zu] %s (%s: %s -> %s), programs: %.120s", done, todo,
+			    m->key, m->func, m->orig, m->repl, m->covered_by);
+		run_mutant(&me, &ki, &base, m);
+		ku_progress("mutants: %s: %s %.200s (%.0f s)", m->key, mut_status_name(m->status),
+			    m->reason, m->secs);
+		save(o.outdir, &sp, &g, pick, t0, baseline_s, build_s);
+	}
+	col_free(base.col);
+	free(order);
+	save(o.outdir, &sp, &g, pick, t0, baseline_s, build_s);
+	size_t tally[MS__N] = {0};
+	for (size_t i = 0; i < g.n; i++)
+		if (pick[i])
+			tally[g.v[i].m.status]++;
+	size_t killed = tally[MS_KILLED] + tally[MS_KILLED_TIMEOUT] + tally[MS_KILLED_WARNING];
+	printf("ttypot: mutants: %zu sampled of %zu: %zu killed (%zu by timeout, %zu by a "
+	       "warning), %zu survived, %zu equivalent, %zu not covered, %zu uncompilable, "
+	       "%zu errors, %zu pending; score %.1f %% in %.0f s; reports in %s\n",
+	       sp.sample, sp.generated, killed, tally[MS_KILLED_TIMEOUT],
+	       tally[MS_KILLED_WARNING], tally[MS_SURVIVED], tally[MS_EQUIVALENT],
+	       tally[MS_NOT_COVERED], tally[MS_UNCOMPILABLE], tally[MS_ERROR],
+	       tally[MS_PENDING], killed + tally[MS_SURVIVED] ?
+	       100.0 * (double)killed / (double)(killed + tally[MS_SURVIVED]) : 0.0,
+	       proc_now() - t0, o.outdir);
+	rc = kr_interrupted || tally[MS_PENDING] ? 2 : tally[MS_SURVIVED] ? 1 : 0;
+out:
+	if (have_map)
+		cover_free(&map);
+	for (size_t i = 0; i < g.nfiles; i++) {
+		free(g.files[i]);
+		free(g.texts[i]);
+	}
+	free(g.files);
+	free(g.texts);
+	free(g.v);
+	free(pick);
+	kr_env_free(&e);
+	return rc;
+}
