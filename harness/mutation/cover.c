@@ -158,6 +158,11 @@ static int parse_line(struct loader *L, struct cover_map *m, char **w, int n)
 			c.progs[c.nprogs++] = m->progs[p];
 		}
 	}
+	if (m->nlines && m->lines[m->nlines - 1].line == line &&
+	    !strcmp(m->lines[m->nlines - 1].file, w[1])) {
+		free(c.progs);
+		return fail(L, "%s:%d is listed twice", w[1], line);
+	}
 	c.file = xstrdup(w[1]);
 	m->lines = grow(m->lines, &L->cap_lines, m->nlines, sizeof *m->lines);
 	m->lines[m->nlines++] = c;
