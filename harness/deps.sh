@@ -8,7 +8,7 @@
 #           clang with libFuzzer (the readers' fuzz target), and the arm64
 #           cross compiler, QEMU and dpkg architecture (the arm64 guest case)
 #   matrix: build, Kyua, QEMU and busybox, and kernel build tools
-#   coverage: as matrix, plus gcc-12 (its gcov reads the kernel's counters)
+#   coverage: as matrix, plus gcc-12 (its gcov reads the kernel's counters) and jq (its JSON)
 #   cross:  build, the cross compilers and QEMUs for arm64 and ppc64el, the
 #           32-bit gcc runtime for i386, and those dpkg architectures
 #           (harness/cross/build.sh downloads their packages)
@@ -35,7 +35,7 @@ check)
 	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools"
 	archs="arm64" ;;
 matrix) pkgs="$build $guest $kbuild" ;;
-coverage) pkgs="$build $guest $kbuild gcc-12" ;;
+coverage) pkgs="$build $guest $kbuild gcc-12 jq" ;;
 cross)
 	pkgs="$build $guest $cross"
 	archs="arm64 ppc64el i386" ;;
