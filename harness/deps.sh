@@ -14,7 +14,7 @@
 #           $TTYPOT_NPM_DIR, default ~/.cache/ttypot/npm), Node.js and npm
 #           when there is no npm, python3-jsonschema and Chromium
 #   matrix: build, Kyua, QEMU and busybox, and kernel build tools
-#   coverage: as matrix, plus gcc-12 (its gcov reads the kernel's counters)
+#   coverage: as matrix, plus gcc-12 (its gcov reads the kernel's counters) and jq (its JSON)
 #   cross:  build, the cross compilers and QEMUs for arm64 and ppc64el, the
 #           32-bit gcc runtime for i386, and those dpkg architectures
 #           (harness/cross/build.sh downloads their packages)
@@ -50,7 +50,7 @@ report)
 	pkgs="$report"
 	npm_part=1 ;;
 matrix) pkgs="$build $guest $kbuild" ;;
-coverage) pkgs="$build $guest $kbuild gcc-12" ;;
+coverage) pkgs="$build $guest $kbuild gcc-12 jq" ;;
 cross)
 	pkgs="$build $guest $cross"
 	archs="arm64 ppc64el i386" ;;

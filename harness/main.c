@@ -3,6 +3,7 @@
  * man ttypot says it all). */
 #include "bisect.h"
 #include "ci.h"
+#include "cmd_cover.h"
 #include "cli.h"
 #include "commands.h"
 #include "lava.h"
@@ -50,6 +51,7 @@ static const struct command {
 	{ "ci", "build a kernel tree, compare it with a baseline kernel", cmd_ci },
 	{ "bisect-run", "one step of `git bisect run` on a kernel tree", cmd_bisect_run },
 	{ "mutants", "kernel mutation testing: does the suite catch known bugs?", cmd_mutants },
+	{ "cover", "which test programs execute a line or function of drivers/tty", cmd_cover },
 	{ "lava", "submit kernels to a LAVA lab, collect its jobs as matrix columns", cmd_lava },
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)

@@ -301,7 +301,7 @@ int cli_parse(int argc, char **argv, struct cli *o, char *err, size_t errlen)
 	if (argc < 2) {
 		o->args = xrealloc(NULL, sizeof *o->args);
 		snprintf(err, errlen, "a command is needed: matrix, run, report, merge, "
-			 "ci, bisect-run or mutants (ttypot help)");
+			 "ci, bisect-run, mutants, cover or lava (ttypot help)");
 		return -1;
 	}
 	const char *cmd = argv[1];

@@ -6,6 +6,7 @@
  *   ttypot report -o DIR RESULTS...       (re-render matrix.json or results files)
  *   ttypot merge  -o DIR RUN.json...      (combine matrix.json files)
  *   ttypot ci | bisect-run | mutants      (ci.h, bisect.h, mutants.h)
+ *   ttypot cover [--map FILE] WHERE...    (cmd_cover.h)
  *   ttypot help [COMMAND], ttypot COMMAND --help, ttypot --version
  */
 #ifndef TTYPOT_CLI_H

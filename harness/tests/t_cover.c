@@ -1,0 +1,256 @@
+/* t_cover: the per-program coverage map (harness/mutation/cover.h) and
+ * `ttypot cover`, on the small map fixtures/cover/small.map and the broken
+ * maps beside it. */
+#include <atf-c.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cover.h"
+#include "proc.h"
+#include "rbuf.h"
+
+#define COVER_DEADLINE_S 30
+
+static void fixture(const atf_tc_t *tc, const char *name, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "%s/../../fixtures/cover/%s", atf_tc_get_config_var(tc, "srcdir"),
+		 name);
+}
+
+static void load_small(const atf_tc_t *tc, struct cover_map *m)
+{
+	char path[PATH_MAX], err[512];
+	fixture(tc, "small.map", path, sizeof path);
+	ATF_REQUIRE_EQ_MSG(cover_load(path, m, err, sizeof err), 0, "%s", err);
+}
+
+ATF_TC(load_small_map);
+ATF_TC_HEAD(load_small_map, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "cover_load reads programs with their seconds (- is "
+			  "unknown), functions, lines sorted by file and line, the source comment, "
+			  "and ignores blank lines and trailing comments");
+}
+ATF_TC_BODY(load_small_map, tc)
+{
+	struct cover_map m;
+	load_small(tc, &m);
+	ATF_REQUIRE_EQ(m.nprogs, 3);
+	ATF_CHECK_STREQ(m.progs[0], "pty/t_open");
+	ATF_CHECK_STREQ(m.progs[1], "canon/t_line_edit");
+	ATF_CHECK_STREQ(m.progs[2], "serial/t_loop");
+	ATF_CHECK(m.prog_secs[0] == 3.25 && m.prog_secs[1] == 10.5 && m.prog_secs[2] == -1);
+	ATF_CHECK_EQ(m.nfns, 5);
+	ATF_REQUIRE_EQ(m.nlines, 6);
+	static const struct { const char *file; int line; } want[] = {
+		{ "drivers/tty/n_tty.c", 5 },   { "drivers/tty/n_tty.c", 101 },
+		{ "drivers/tty/n_tty.c", 105 }, { "drivers/tty/n_tty.c", 131 },
+		{ "drivers/tty/n_tty.c", 135 }, { "drivers/tty/pty.c", 12 },
+	};
+	for (size_t i = 0; i < m.nlines; i++) {
+		ATF_CHECK_STREQ(m.lines[i].file, want[i].file);
+		ATF_CHECK_EQ(m.lines[i].line, want[i].line);
+	}
+	ATF_CHECK(m.lines[1].boot && m.lines[1].nprogs == 0);
+	ATF_CHECK(!m.lines[3].boot && m.lines[3].nprogs == 1);
+	ATF_CHECK_MATCH("^linux-source-6.12 6.12.test, suite test-fixture", m.source);
+	cover_free(&m);
+	ATF_CHECK_EQ(m.nlines, 0);
+}
+
+ATF_TC(lookups);
+ATF_TC_HEAD(lookups, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "cover_find finds executed lines only, cover_fn_at the "
+			  "function holding a line, cover_fn_named a function in a file or the "
+			  "first anywhere");
+}
+ATF_TC_BODY(lookups, tc)
+{
+	struct cover_map m;
+	load_small(tc, &m);
+	const struct cover_line *c = cover_find(&m, "drivers/tty/n_tty.c", 105);
+	ATF_REQUIRE(c);
+	ATF_REQUIRE_EQ(c->nprogs, 2);
+	ATF_CHECK_STREQ(c->progs[0], "pty/t_open");
+	ATF_CHECK_STREQ(c->progs[1], "canon/t_line_edit");
+	ATF_CHECK(!cover_find(&m, "drivers/tty/n_tty.c", 106));
+	ATF_CHECK(!cover_find(&m, "drivers/tty/pty.c", 105));
+	ATF_CHECK(!cover_find(&m, "drivers/tty/tty_io.c", 12));
+
+	const struct cover_fn *f = cover_fn_at(&m, "drivers/tty/n_tty.c", 120);
+	ATF_REQUIRE(f);
+	ATF_CHECK_STREQ(f->name, "n_tty_read");
+	ATF_CHECK(cover_fn_at(&m, "drivers/tty/n_tty.c", 100) == f);
+	ATF_CHECK(!cover_fn_at(&m, "drivers/tty/n_tty.c", 125));
+	ATF_CHECK(!cover_fn_at(&m, "drivers/tty/pty.c", 105));
+
+	f = cover_fn_named(&m, NULL, "pty_write");
+	ATF_REQUIRE(f);
+	ATF_CHECK_STREQ(f->file, "drivers/tty/pty.c");
+	f = cover_fn_named(&m, "drivers/tty/serial/serial_core.c", "pty_write");
+	ATF_REQUIRE(f);
+	ATF_CHECK_STREQ(f->file, "drivers/tty/serial/serial_core.c");
+	ATF_CHECK(!cover_fn_named(&m, "drivers/tty/n_tty.c", "pty_write"));
+	ATF_CHECK(!cover_fn_named(&m, NULL, "no_such_fn"));
+	cover_free(&m);
+}
+
+ATF_TC(boot_lines_every_program);
+ATF_TC_HEAD(boot_lines_every_program, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "cover_programs gives every program for a line reached "
+			  "before the first program (*), the listed ones otherwise, none for a "
+			  "line nobody executes, and never half a name when out is short");
+}
+ATF_TC_BODY(boot_lines_every_program, tc)
+{
+	struct cover_map m;
+	load_small(tc, &m);
+	char out[256];
+	ATF_CHECK_EQ(cover_programs(&m, "drivers/tty/n_tty.c", 101, out, sizeof out), 3);
+	ATF_CHECK_STREQ(out, "pty/t_open canon/t_line_edit serial/t_loop");
+	ATF_CHECK_EQ(cover_programs(&m, "drivers/tty/n_tty.c", 131, out, sizeof out), 1);
+	ATF_CHECK_STREQ(out, "canon/t_line_edit");
+	ATF_CHECK_EQ(cover_programs(&m, "drivers/tty/n_tty.c", 150, out, sizeof out), 0);
+	ATF_CHECK_STREQ(out, "");
+	char small[16];
+	ATF_CHECK_EQ(cover_programs(&m, "drivers/tty/n_tty.c", 101, small, sizeof small), 3);
+	ATF_CHECK_STREQ(small, "pty/t_open");
+	cover_free(&m);
+}
+
+ATF_TC(parse_errors_name_file_and_line);
+ATF_TC_HEAD(parse_errors_name_file_and_line, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "cover_load refuses a broken map with a message naming "
+			  "the file, the line and what is wrong, and leaves the map empty");
+}
+ATF_TC_BODY(parse_errors_name_file_and_line, tc)
+{
+	static const struct { const char *file, *where, *what; } bad[] = {
+		{ "no-magic.map", ":1:", "not a ttypot coverage map" },
+		{ "version.map", ":1:", "version 2" },
+		{ "unknown-program.map", ":3:", "program pty/t_nope" },
+		{ "bad-range.map", ":4:", "before its first" },
+		{ "twice.map", ":4:", "drivers/tty/n_tty.c:10 is listed twice" },
+		{ "unknown-record.map", ":3:", "unknown record 'lines'" },
+		{ "star-and-programs.map", ":3:", "stands alone" },
+		{ "bad-secs.map", ":2:", "'abc' is not a number" },
+		{ "does-not-exist.map", "", "cannot read" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char path[PATH_MAX], err[512] = "", want[PATH_MAX + 8];
+		fixture(tc, bad[i].file, path, sizeof path);
+		struct cover_map m;
+		ATF_CHECK_EQ_MSG(cover_load(path, &m, err, sizeof err), -1, "%s loaded",
+				 bad[i].file);
+		snprintf(want, sizeof want, "%s%s", path, bad[i].where);
+		ATF_CHECK_MSG(strstr(err, want) && strstr(err, bad[i].what),
+			      "%s: want '%s' and '%s' in: %s", bad[i].file, want, bad[i].what,
+			      err);
+		ATF_CHECK_EQ(m.nprogs + m.nlines + m.nfns, 0);
+	}
+}
+
+/* ttypot cover --map small.map ARGS: its exit status, stdout and stderr. */
+static int cover(const atf_tc_t *tc, struct rbuf *out, struct rbuf *errout, const char *a,
+		 const char *b)
+{
+	char exe[PATH_MAX], map[PATH_MAX], err[512];
+	snprintf(exe, sizeof exe, "%s/../ttypot", atf_tc_get_config_var(tc, "srcdir"));
+	fixture(tc, "small.map", map, sizeof map);
+	char *argv[] = { exe, "cover", "--map", map, (char *)a, (char *)b, NULL };
+	int st = capture_run(argv, NULL, COVER_DEADLINE_S, out, errout, err, sizeof err);
+	ATF_REQUIRE_MSG(st >= 0, "%s cover %s: %s", exe, a ? a : "", err);
+	return st;
+}
+
+ATF_TC(command_output_and_exit);
+ATF_TC_HEAD(command_output_and_exit, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "ttypot cover prints the programs reaching FILE:LINE, "
+			  "FILE:FUNCTION or FUNCTION (union over its lines, every program for a "
+			  "boot line) and exits 0, 1 when none does, 2 naming an unknown file or "
+			  "function or an ambiguous name");
+}
+ATF_TC_BODY(command_output_and_exit, tc)
+{
+	static const struct {
+		const char *a, *b;
+		int rc;
+		const char *out, *err;
+	} runs[] = {
+		{ "drivers/tty/n_tty.c:105", NULL, 0, "pty/t_open\ncanon/t_line_edit\n",
+		  "2 of 3 programs" },
+		{ "n_tty.c:135", NULL, 0, "serial/t_loop\n", "(n_tty_write)" },
+		{ "drivers/tty/n_tty.c:n_tty_write", NULL, 0, "canon/t_line_edit\nserial/t_loop\n",
+		  "lines 130-140" },
+		/* A function with a boot line: every program. */
+		{ "n_tty_read", NULL, 0, "pty/t_open\ncanon/t_line_edit\nserial/t_loop\n",
+		  "every program" },
+		/* Several WHEREs: the union, in map order. */
+		{ "pty.c:12", "n_tty.c:131", 0, "pty/t_open\ncanon/t_line_edit\n", "pty_write" },
+		{ "drivers/tty/n_tty.c:106", NULL, 1, "", "no program executes this line" },
+		{ "n_tty_never", NULL, 1, "", "no program executes any of its lines" },
+		{ "drivers/tty/nope.c:12", NULL, 2, "", "unknown file 'drivers/tty/nope.c'" },
+		{ "n_tty.c:no_such_fn", NULL, 2, "", "no function 'no_such_fn' in drivers/tty/n_tty.c" },
+		{ "no_such_fn", NULL, 2, "", "unknown function 'no_such_fn'" },
+		{ "pty_write", NULL, 2, "", "is in drivers/tty/pty.c and drivers/tty/serial/serial_core.c" },
+		{ "n_tty.c:0", NULL, 2, "", "line numbers start at 1" },
+		{ NULL, NULL, 2, "", "is needed" },
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+		struct rbuf out = { 0 }, err = { 0 };
+		int st = cover(tc, &out, &err, runs[i].a, runs[i].b);
+		const char *what = runs[i].a ? runs[i].a : "(nothing)";
+		ATF_CHECK_EQ_MSG(st, runs[i].rc, "cover %s: exit %d, stderr: %s", what, st,
+				 rbuf_str(&err));
+		ATF_CHECK_STREQ_MSG(rbuf_str(&out), runs[i].out, "cover %s", what);
+		ATF_CHECK_MSG(strstr(rbuf_str(&err), runs[i].err), "cover %s: want '%s' in: %s",
+			      what, runs[i].err, rbuf_str(&err));
+		rbuf_free(&out);
+		rbuf_free(&err);
+	}
+}
+
+ATF_TC(command_help_and_bad_map);
+ATF_TC_HEAD(command_help_and_bad_map, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "ttypot cover --help shows its usage (exit 0); a map "
+			  "that does not parse is exit 2 naming the file and line");
+}
+ATF_TC_BODY(command_help_and_bad_map, tc)
+{
+	char exe[PATH_MAX], map[PATH_MAX], err[512];
+	snprintf(exe, sizeof exe, "%s/../ttypot", atf_tc_get_config_var(tc, "srcdir"));
+	struct rbuf out = { 0 }, errout = { 0 };
+	char *help[] = { exe, "cover", "--help", NULL };
+	ATF_CHECK_EQ(capture_run(help, NULL, COVER_DEADLINE_S, &out, &errout, err, sizeof err), 0);
+	ATF_CHECK_MATCH("usage: ttypot cover ", rbuf_str(&out));
+	ATF_CHECK_MATCH("--map FILE", rbuf_str(&out));
+	rbuf_free(&out);
+	rbuf_free(&errout);
+	fixture(tc, "bad-range.map", map, sizeof map);
+	char *bad[] = { exe, "cover", "--map", map, "n_tty_read", NULL };
+	ATF_CHECK_EQ(capture_run(bad, NULL, COVER_DEADLINE_S, &out, &errout, err, sizeof err), 2);
+	char want[PATH_MAX + 8];
+	snprintf(want, sizeof want, "%s:4:", map);
+	ATF_CHECK_MSG(strstr(rbuf_str(&errout), want), "want %s in: %s", want, rbuf_str(&errout));
+	ATF_CHECK_STREQ(rbuf_str(&out), "");
+	rbuf_free(&out);
+	rbuf_free(&errout);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, load_small_map);
+	ATF_TP_ADD_TC(tp, lookups);
+	ATF_TP_ADD_TC(tp, boot_lines_every_program);
+	ATF_TP_ADD_TC(tp, parse_errors_name_file_and_line);
+	ATF_TP_ADD_TC(tp, command_output_and_exit);
+	ATF_TP_ADD_TC(tp, command_help_and_bad_map);
+	return atf_no_error();
+}
