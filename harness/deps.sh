@@ -27,6 +27,8 @@ man="man-db groff-base"
 # the fuzz target of make check (clang's libFuzzer and sanitizers)
 fuzz="clang-14 libclang-rt-14-dev"
 guest="qemu-system-x86 busybox-static cpio gzip dpkg-dev"
+# ttypot mutants --generate and its test: Coccinelle reads the kernel C
+mutation="coccinelle binutils"
 kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
 # what kbuild checks before it configures (t_pipeline's stand-in tree gets there)
 kbuild_tools="flex bison bc libelf-dev xz-utils"
@@ -43,13 +45,13 @@ archs=""
 npm_part=""
 case "${1:-check}" in
 check)
-	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $report"
+	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $report $mutation"
 	archs="arm64"
 	npm_part=1 ;;
 report)
 	pkgs="$report"
 	npm_part=1 ;;
-matrix) pkgs="$build $guest $kbuild" ;;
+matrix) pkgs="$build $guest $kbuild $mutation" ;;
 coverage) pkgs="$build $guest $kbuild gcc-12 jq" ;;
 cross)
 	pkgs="$build $guest $cross"

@@ -431,15 +431,14 @@ static int build_schemata(struct kr_env *me, struct gen *g, unsigned char *in,
 
 /* Equivalence by object code: each mutant's file compiled with the guard
  * folded to its id, against the same file folded to 0. */
-static void equivalence_triage(struct gen *g, const unsigned char *in, const char *bdir,
-			       const char *work, struct gmut **order, size_t n)
+static void equivalence_triage(const char *bdir, const char *work, struct gmut **order,
+			       size_t n)
 {
 	char ref[PATH_MAX], obj[PATH_MAX], err[600];
 	const char *reffile = "";
 	bool have_ref = false;
 	size_t done = 0, equiv = 0;
 	double t0 = proc_now(), last = t0;
-	(void)in;
 	snprintf(ref, sizeof ref, "%s/ref.o", work);
 	snprintf(obj, sizeof obj, "%s/mut.o", work);
 	for (size_t i = 0; i < n && !kr_interrupted; i++) {
@@ -738,7 +737,7 @@ int cmd_mutants_generate(int argc, char **argv)
 		if (in[i])
 			order[norder++] = &g.v[i];
 	free(in);
-	equivalence_triage(&g, pick, bdir, workdir, order, norder);
+	equivalence_triage(bdir, workdir, order, norder);
 	save(o.outdir, &sp, &g, pick, t0, 0, build_s);
 	/* The baseline: the same image as mutant 0, the whole suite. */
 	ku_progress("mutants: baseline: the schemata kernel as id 0, whole suite");

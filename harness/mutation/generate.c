@@ -124,7 +124,9 @@ static bool is_name(const char *p, long len)
 static bool expand_one(const char *text, const struct site *s, struct gmut **v, size_t *nv)
 {
 	long a = gen_offset(text, s->l1, s->c1), b = gen_offset(text, s->l2, s->c2);
-	if (a < 0 || b <= a)
+	/* Outside any function (a global's initialiser, a macro's body): no
+	 * guard can go there. */
+	if (a < 0 || b <= a || !strcmp(s->func, "something_else"))
 		return false;
 	size_t n0 = *nv;
 	char tok[64];
