@@ -47,7 +47,7 @@ HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 GUEST_TEST_SRCS   := $(wildcard harness/tests/guest/t_*.c)
 GUEST_TESTS       := $(GUEST_TEST_SRCS:.c=)
 
-.PHONY: all check check-man check-fuzz matrix bench mutants coverage bisect-demo deps clean install cross cross-all
+.PHONY: all check check-man check-fuzz matrix bench mutants mutants-sample coverage bisect-demo deps clean install cross cross-all
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS) $(GUEST_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
@@ -150,6 +150,23 @@ mutants: DEPS_FOR = matrix
 mutants: deps
 	@$(MAKE) --no-print-directory all
 	$(HARNESS) mutants $(MUTANTS_ARGS)
+
+# Generated mutants of the whole tty layer (fixtures/mutants/README.md,
+# "Generated mutants"): a seeded sample run on one schemata kernel, each
+# mutant with the programs the coverage map says reach it.  Resumable: a
+# state left in MUTATION_DIR is continued, never overwritten.
+SAMPLE       ?= 400
+SEED         ?= 1
+MUTATION_DIR ?= reports/mutation
+mutants-sample: DEPS_FOR = matrix
+mutants-sample: deps
+	@$(MAKE) --no-print-directory all
+	@if [ -f $(MUTATION_DIR)/mutation-state.json ]; then \
+		echo "ttypot: continuing the run in $(MUTATION_DIR)"; \
+		$(HARNESS) mutants --generate --resume $(MUTATION_DIR); \
+	else \
+		$(HARNESS) mutants --generate --sample $(SAMPLE) --seed $(SEED) -o $(MUTATION_DIR); \
+	fi
 
 # Kernel line and branch coverage of drivers/tty (harness/coverage/): builds
 # the gcov kernel, runs SUITE's cases in it, writes SUITE/reports/coverage.md.

@@ -44,7 +44,7 @@
 #define GEN_CHECKED "object code differs from id 0"
 
 struct gopts {
-	const char *outdir, *cache, *suite, *map, *files, *patch, *resume;
+	const char *outdir, *cache, *suite, *map, *files, *patch, *resume, *keys, *cases;
 	int sample, seed, deadline_s;
 	bool generate, list;
 };
@@ -72,6 +72,8 @@ static int parse(int argc, char **argv, struct gopts *o)
 		{ "map", 0, OPT_STR, &o->map, 0, "FILE", "the coverage map (default reports/cover.map)" },
 		{ "files", 0, OPT_STR, &o->files, 0, "LIST", "comma-separated source files to mutate" },
 		{ "list", 0, OPT_FLAG, &o->list, 0, NULL, "print the generated mutants and stop" },
+		{ "keys", 0, OPT_STR, &o->keys, 0, "LIST", "these mutants (comma-separated keys), no sample" },
+		cli_opt_cases(&o->cases),
 		{ "patch", 0, OPT_STR, &o->patch, 0, "KEY", "write mutant KEY as DIR/KEY.patch and stop" },
 		cli_opt_cache(&o->cache),
 		cli_opt_suite(&o->suite),
@@ -310,6 +312,39 @@ static void cover_triage(const struct cover_map *map, struct mutant *m)
 	rbuf_free(&b);
 }
 
+/* --cases: only the programs of cases (space-separated programs or areas)
+ * among those covering m (all of cases when the map gave "*"). */
+static void restrict_to(struct mutant *m, const char *cases)
+{
+	if (!strcmp(m->covered_by, "*")) {
+		snprintf(m->covered_by, sizeof m->covered_by, "%s", cases);
+		return;
+	}
+	struct rbuf b = {0};
+	char *list = xstrdup(m->covered_by);
+	for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
+		bool in = false;
+		for (const char *p = cases; *p;) {
+			size_t tl = strcspn(p, " ");
+			size_t pl = strlen(t);
+			/* a program, or an area ("pty") holding it */
+			in |= (tl == pl && !strncmp(p, t, pl)) ||
+			      (tl < pl && !strncmp(p, t, tl) && t[tl] == '/');
+			p += tl + (p[tl] == ' ');
+		}
+		if (in)
+			rbuf_addf(&b, "%s%s", b.len ? " " : "", t);
+	}
+	free(list);
+	snprintf(m->covered_by, sizeof m->covered_by, "%s", rbuf_str(&b));
+	if (!b.len) {
+		m->status = MS_NOT_COVERED;
+		snprintf(m->reason, sizeof m->reason, "none of --cases executes %s:%d", m->file,
+			 m->line);
+	}
+	rbuf_free(&b);
+}
+
 /* The build directory kernel/ uses for tree:DIR (resolve_tree.c). */
 static void tree_build_dir(const char *cache, const char *tree, char *out, size_t outlen)
 {
@@ -500,9 +535,11 @@ static double programs_secs(const struct column *base, const char *filter)
 		const char *id = base->cases[i].id;
 		size_t pl = strcspn(id, ":");
 		bool in = !strcmp(filter, "*");
-		for (const char *p = filter; !in && (p = strstr(p, "")) && *p;) {
+		for (const char *p = filter; !in && *p;) {
 			size_t tl = strcspn(p, " ");
-			in = tl == pl && !strncmp(p, id, pl);
+			/* a program, or an area holding it */
+			in = (tl == pl && !strncmp(p, id, pl)) ||
+			     (tl < pl && !strncmp(p, id, tl) && id[tl] == '/');
 			p += tl + (p[tl] == ' ');
 		}
 		if (!in)
@@ -521,6 +558,8 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 {
 	const char *filter = strcmp(m->covered_by, "*") ? m->covered_by : NULL;
 	double expect = programs_secs(base->col, m->covered_by);
+	if (expect <= 0) /* programs the baseline did not time: the whole suite's */
+		expect = programs_secs(base->col, "*");
 	int deadline = (int)(GEN_DEADLINE_FACTOR * (expect + base->boot_s)) + GEN_DEADLINE_SLACK_S;
 	char args[64], tag[200];
 	snprintf(args, sizeof args, "ttypot_mutant=%u", m->id);
@@ -670,8 +709,27 @@ int cmd_mutants_generate(int argc, char **argv)
 				"it, or give another -o\n", o.outdir, statef, o.outdir);
 			goto out;
 		}
-		sp.sample = sample_pick(g.v, g.n, o.sample ? (size_t)o.sample : g.n,
-					sp.seed, pick);
+		if (o.keys) {
+			char *list = xstrdup(o.keys);
+			bool bad = false;
+			for (char *t = strtok(list, ", "); t; t = strtok(NULL, ", ")) {
+				const struct gmut *m = find_key(&g, t);
+				if (!m) {
+					fprintf(stderr, "ttypot: mutants: --keys: %s: no such mutant "
+						"(--list shows them)\n", t);
+					bad = true;
+				} else if (!pick[m - g.v]) {
+					pick[m - g.v] = 1;
+					sp.sample++;
+				}
+			}
+			free(list);
+			if (bad)
+				goto out;
+		} else {
+			sp.sample = sample_pick(g.v, g.n, o.sample ? (size_t)o.sample : g.n,
+						sp.seed, pick);
+		}
 		ku_progress("mutants: sample of %zu of %zu mutants (seed %llu)", sp.sample, g.n,
 			    sp.seed);
 	}
@@ -692,6 +750,13 @@ int cmd_mutants_generate(int argc, char **argv)
 		ku_progress("mutants: no coverage map (%s): every mutant runs the whole suite "
 			    "(make coverage writes the map)", err);
 	}
+	char cases[2048] = "";
+	if (o.cases) {
+		snprintf(cases, sizeof cases, "%s", o.cases);
+		for (char *p = cases; *p; p++)
+			if (*p == ',')
+				*p = ' ';
+	}
 	size_t uncovered = 0;
 	for (size_t i = 0; i < g.n; i++) {
 		struct mutant *m = &g.v[i].m;
@@ -701,6 +766,8 @@ int cmd_mutants_generate(int argc, char **argv)
 			cover_triage(&map, m);
 		else
 			snprintf(m->covered_by, sizeof m->covered_by, "*");
+		if (cases[0] && m->status == MS_PENDING)
+			restrict_to(m, cases);
 		uncovered += m->status == MS_NOT_COVERED;
 	}
 	ku_progress("mutants: coverage: %zu sampled mutants on lines no program executes",
@@ -743,7 +810,7 @@ int cmd_mutants_generate(int argc, char **argv)
 	ku_progress("mutants: baseline: the schemata kernel as id 0, whole suite");
 	unsetenv("TTYPOT_KERNEL_ARGS");
 	struct kr_result base;
-	kr_run(&me, &ki, "baseline-id0", NULL, NULL, false, &base);
+	kr_run(&me, &ki, "baseline-id0", cases[0] ? cases : NULL, NULL, false, &base);
 	if (!base.begun || base.col->end != END_DONE) {
 		fprintf(stderr, "ttypot: mutants: id 0 did not complete the suite (%s%s%s): "
 			"nothing to compare against\n", end_name(base.col->end),
