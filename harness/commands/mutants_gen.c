@@ -69,7 +69,7 @@ static int parse(int argc, char **argv, struct gopts *o)
 		{ "sample", 0, OPT_INT, &o->sample, 1, "N", "a stratified sample of N (default all)" },
 		{ "seed", 0, OPT_INT, &o->seed, 0, "S", "the sample's seed (default 1)" },
 		{ "resume", 0, OPT_STR, &o->resume, 0, "DIR", "continue the run whose state is in DIR" },
-		{ "map", 0, OPT_STR, &o->map, 0, "FILE", "the coverage map (default reports/cover.map)" },
+		{ "map", 0, OPT_STR, &o->map, 0, "FILE", "the coverage map (default reports/cover.map; none: no triage)" },
 		{ "files", 0, OPT_STR, &o->files, 0, "LIST", "comma-separated source files to mutate" },
 		{ "list", 0, OPT_FLAG, &o->list, 0, NULL, "print the generated mutants and stop" },
 		{ "keys", 0, OPT_STR, &o->keys, 0, "LIST", "these mutants (comma-separated keys), no sample" },
@@ -355,6 +355,37 @@ static void tree_build_dir(const char *cache, const char *tree, char *out, size_
 	snprintf(out, outlen, "%s/build/tree-%.16s", cache, hex);
 }
 
+/* The first schemata build starts from a copy of the src: build of the same
+ * source and config: the tree is hard-linked (same mtimes), the relative
+ * paths in the build's records are the same, so make recompiles only the
+ * files ttypot rewrote. */
+static void seed_build(const char *cache, const char *bdir)
+{
+	char from[PATH_MAX], tmp[PATH_MAX + 8];
+	snprintf(from, sizeof from, "%s/build/src-%s", cache, GEN_SOURCE);
+	snprintf(tmp, sizeof tmp, "%s.seed", bdir);
+	char vml[PATH_MAX + 16];
+	snprintf(vml, sizeof vml, "%s/vmlinux", from);
+	if (ku_is_dir(bdir) || !ku_is_file(vml))
+		return;
+	ku_progress("mutants: seeding %s with the objects of %s", bdir, from);
+	ku_rm_rf(tmp);
+	char parent[PATH_MAX], err[600];
+	snprintf(parent, sizeof parent, "%s", bdir);
+	*strrchr(parent, '/') = '\0';
+	ku_mkdir_p(parent, 0755);
+	const char *argv[] = { "cp", "-a", from, tmp, NULL };
+	struct proc_opts o = { .deadline_ms = 20 * 60 * 1000 };
+	if (proc_check(argv, &o, err, sizeof err) < 0 || rename(tmp, bdir) < 0) {
+		ku_progress("mutants: seeding failed (%s): a full build follows", err);
+		ku_rm_rf(tmp);
+		return;
+	}
+	char stamp[PATH_MAX + 32];
+	snprintf(stamp, sizeof stamp, "%s/ttypot.stamp", bdir);
+	unlink(stamp); /* the src: build's identity is not the tree's */
+}
+
 /* Drop from the schemata the mutants on lines the compiler rejected (a
  * mutant in a constant context: a case label, a static initialiser).
  * Returns how many were dropped. */
@@ -551,6 +582,19 @@ static double programs_secs(const struct column *base, const char *filter)
 	return sum / 2 > longest ? sum / 2 : longest;
 }
 
+/* DIR/baseline-id0.tsv: each case of the id 0 run and its status, so the
+ * unmutated schemata kernel can be held against a plain build. */
+static void write_baseline(const char *outdir, const struct column *c)
+{
+	struct rbuf b = {0};
+	char err[600];
+	for (size_t i = 0; i < c->ncases; i++)
+		rbuf_addf(&b, "%s\t%s\n", c->cases[i].id, status_name(c->cases[i].st));
+	if (write_file(outdir, "baseline-id0.tsv", &b, err, sizeof err) < 0)
+		ku_progress("mutants: %s", err);
+	rbuf_free(&b);
+}
+
 /* Boot the schemata kernel as mutant m with its programs; record what
  * happened in m. */
 static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
@@ -741,7 +785,10 @@ int cmd_mutants_generate(int argc, char **argv)
 	char mapdef[PATH_MAX + 32];
 	snprintf(mapdef, sizeof mapdef, "%s/reports/cover.map", e.suite);
 	const char *mapf = o.map ? o.map : mapdef;
-	if (cover_load(mapf, &map, err, sizeof err) == 0) {
+	if (o.map && !strcmp(o.map, "none")) {
+		ku_progress("mutants: --map none: every mutant runs %s",
+			    o.cases ? "the --cases programs" : "the whole suite");
+	} else if (cover_load(mapf, &map, err, sizeof err) == 0) {
 		have_map = true;
 	} else if (o.map) {
 		fprintf(stderr, "ttypot: mutants: --map: %s\n", err);
@@ -788,6 +835,8 @@ int cmd_mutants_generate(int argc, char **argv)
 		goto out;
 	}
 	kr_ccache_basedir(tree, e.cache);
+	tree_build_dir(mroot, tree, bdir, sizeof bdir);
+	seed_build(e.cache, bdir);
 	struct kernel_info ki;
 	double build_s = 0;
 	if (build_schemata(&me, &g, in, tree, &ki, &build_s, err, sizeof err) < 0) {
@@ -797,7 +846,6 @@ int cmd_mutants_generate(int argc, char **argv)
 		goto out;
 	}
 	ku_progress("mutants: schemata kernel built in %.0f s", build_s);
-	tree_build_dir(mroot, tree, bdir, sizeof bdir);
 	struct gmut **order = calloc(g.n ? g.n : 1, sizeof *order);
 	size_t norder = 0;
 	for (size_t i = 0; i < g.n; i++)
@@ -827,6 +875,7 @@ int cmd_mutants_generate(int argc, char **argv)
 	ku_progress("mutants: id 0: %zu cases, %ld pass, %ld bad (boot %.1f s, suite %.1f s)",
 		    base.col->ncases, bpass, bbad, base.boot_s, base.suite_s);
 	double baseline_s = base.wall_s;
+	write_baseline(o.outdir, base.col);
 	size_t todo = 0, done = 0;
 	for (size_t i = 0; i < norder; i++)
 		todo += order[i]->m.status == MS_PENDING;
