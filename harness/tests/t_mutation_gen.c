@@ -19,6 +19,7 @@
 #include "mtree.h"
 #include "proc.h"
 #include "rbuf.h"
+#include "sample.h"
 #include "schemata.h"
 #include "sites.h"
 
@@ -239,8 +240,44 @@ ATF_TC_BODY(const_guard_folds, tc)
 	free(text);
 }
 
+ATF_TC(sample_stratified_and_seeded);
+ATF_TC_HEAD(sample_stratified_and_seeded, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A sample has exactly the size asked, gives every file "
+			  "at least its floor and the rest in proportion, and is the same for the "
+			  "same seed and different for another");
+}
+ATF_TC_BODY(sample_stratified_and_seeded, tc)
+{
+	/* Three files of 1000, 100 and 5 mutants. */
+	size_t sizes[] = { 1000, 100, 5 }, n = 1105;
+	struct gmut *v = calloc(n, sizeof *v);
+	for (size_t f = 0, k = 0; f < 3; f++)
+		for (size_t i = 0; i < sizes[f]; i++, k++)
+			snprintf(v[k].m.file, sizeof v[k].m.file, "f%zu.c", f);
+	unsigned char *a = calloc(n, 1), *b = calloc(n, 1), *c = calloc(n, 1);
+	ATF_CHECK_EQ(sample_pick(v, n, 100, 1, a), 100);
+	ATF_CHECK_EQ(sample_pick(v, n, 100, 1, b), 100);
+	ATF_CHECK_EQ(sample_pick(v, n, 100, 2, c), 100);
+	ATF_CHECK_MSG(!memcmp(a, b, n), "the same seed gave another sample");
+	ATF_CHECK_MSG(memcmp(a, c, n), "another seed gave the same sample");
+	size_t per[3] = { 0 };
+	for (size_t f = 0, k = 0; f < 3; f++)
+		for (size_t i = 0; i < sizes[f]; i++, k++)
+			per[f] += a[k];
+	ATF_CHECK_EQ_MSG(per[2], 5, "the 5-mutant file got %zu", per[2]);
+	ATF_CHECK_MSG(per[1] >= SAMPLE_MIN_PER_FILE, "the 100-mutant file got %zu", per[1]);
+	ATF_CHECK_MSG(per[0] > 70, "the 1000-mutant file got only %zu", per[0]);
+	ATF_CHECK_EQ(sample_pick(v, n, 5000, 1, a), n);
+	free(a);
+	free(b);
+	free(c);
+	free(v);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, sample_stratified_and_seeded);
 	ATF_TP_ADD_TC(tp, known_sites);
 	ATF_TP_ADD_TC(tp, schemata_arms_equal_patches);
 	ATF_TP_ADD_TC(tp, const_guard_folds);
