@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void
@@ -355,4 +357,35 @@ int ku_common_dir(const char *a, const char *b, char *out, size_t outlen)
 		return -1;
 	ra[slash] = '\0';
 	return ku_fmt(out, outlen, "%s", ra) > 0 ? 0 : -1;
+}
+
+int ku_lock(const char *path, int wait_s, const char *what)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	for (int waited = 0;; waited++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		if (waited >= wait_s) {
+			errno = ETIMEDOUT;
+			break;
+		}
+		if (waited % 60 == 0)
+			ku_progress("%s: waiting for another ttypot (lock %s)", what, path);
+		struct timespec ts = { 1, 0 };
+		nanosleep(&ts, NULL);
+	}
+	int e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+void ku_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* closing drops the flock */
 }

@@ -35,6 +35,14 @@ int ku_common_dir(const char *a, const char *b, char *out, size_t outlen);
 
 void ku_default_cache(char *out, size_t outlen);
 
+/* An exclusive lock on path (created if missing) held until ku_unlock: for
+ * work two ttypot processes must not do at once (building one kernel tree,
+ * unpacking one source).  Waits up to wait_s, saying every minute what it
+ * waits for (what).  Returns the lock's fd, or -1 (errno ETIMEDOUT when
+ * another process held it all along). */
+int ku_lock(const char *path, int wait_s, const char *what);
+void ku_unlock(int fd);
+
 /* snprintf that reports truncation as -1. */
 int ku_fmt(char *out, size_t outlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -825,8 +825,22 @@ int cmd_mutants_generate(int argc, char **argv)
 	for (size_t i = 0; i < g.n; i++)
 		in[i] = pick[i] && g.v[i].m.status == MS_PENDING;
 	struct kr_env me = e;
-	char mroot[PATH_MAX + 16], tree[PATH_MAX + 48], bdir[PATH_MAX];
-	snprintf(mroot, sizeof mroot, "%s/mutation", e.cache);
+	char mroot[PATH_MAX + 48], tree[PATH_MAX + 96], bdir[PATH_MAX];
+	/* A tree and build of its own per output directory: two runs (a
+	 * sample, make check's test) never rebuild each other's kernel. */
+	char outreal[PATH_MAX], ohex[65];
+	if (!realpath(o.outdir, outreal))
+		snprintf(outreal, sizeof outreal, "%s", o.outdir);
+	ku_sha256_hex(outreal, strlen(outreal), ohex);
+	snprintf(mroot, sizeof mroot, "%s/mutation/run-%.12s", e.cache, ohex);
+	ku_mkdir_p(mroot, 0755);
+	char lockp[PATH_MAX + 32];
+	snprintf(lockp, sizeof lockp, "%s/run.lock", mroot);
+	int run_lock = ku_lock(lockp, 0, "mutants");
+	if (run_lock < 0) {
+		fprintf(stderr, "ttypot: mutants: another ttypot mutants runs on %s\n", o.outdir);
+		goto out;
+	}
 	snprintf(tree, sizeof tree, "%s/src/%s", mroot, GEN_SOURCE);
 	snprintf(me.cache, sizeof me.cache, "%s", mroot);
 	if (mtree_prepare(g.src, tree, err, sizeof err) < 0) {

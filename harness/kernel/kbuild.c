@@ -240,11 +240,22 @@ kbuild(const char *what, const char *srcdir, const char *builddir,
 			 builddir, strerror(errno));
 		return -1;
 	}
+	/* Two ttypot processes building one directory (make check's tests
+	 * beside a matrix) would wreck each other's build: one at a time. */
+	char lockp[PATH_MAX + 8];
+	ku_fmt(lockp, sizeof lockp, "%s.lock", builddir);
+	int lk = ku_lock(lockp, BUILD_DEADLINE_S, what);
+	if (lk < 0) {
+		snprintf(err, errlen, "%s: cannot lock %s: %s", what, lockp,
+			 strerror(errno));
+		return -1;
+	}
 	bool set = ccache_share(srcdir, builddir);
 	int rc = kbuild_steps(what, srcdir, builddir, identity, out, err,
 			      errlen);
 	if (set)
 		unsetenv("CCACHE_BASEDIR");
+	ku_unlock(lk);
 	return rc;
 }
 

@@ -61,6 +61,16 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 	ku_fmt(parent, sizeof parent, "%s/src", cache);
 	ku_fmt(srcdir, sizeof srcdir, "%s/%s", parent, s->arg);
 	ku_fmt(marker, sizeof marker, "%s/.ttypot-unpacked", srcdir);
+	/* One unpack at a time (make check's tests may resolve it at once). */
+	char lockp[PATH_MAX + 8];
+	ku_fmt(lockp, sizeof lockp, "%s.lock", srcdir);
+	ku_mkdir_p(parent, 0755);
+	int lk = ku_lock(lockp, UNPACK_DEADLINE_MS / 1000 * 2, s->text);
+	if (lk < 0) {
+		snprintf(err, errlen, "%s: cannot lock %s: %s", s->text, lockp,
+			 strerror(errno));
+		return -1;
+	}
 	char *m = ku_read_file(marker, NULL);
 	bool fresh = m && !strncmp(m, ident, strlen(ident));
 	free(m);
@@ -72,6 +82,7 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 		if (ku_mkdir_p(tmp, 0755) < 0) {
 			snprintf(err, errlen, "%s: cannot create %s: %s",
 				 s->text, tmp, strerror(errno));
+			ku_unlock(lk);
 			return -1;
 		}
 		ku_progress("%s: unpacking %s", s->text, tar);
@@ -86,6 +97,7 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 			snprintf(err, errlen, "%s: cannot unpack %s", s->text,
 				 tar);
 			ku_rm_rf(tmp);
+			ku_unlock(lk);
 			return -1;
 		}
 		ku_rm_rf(tmp);
@@ -94,6 +106,7 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 		ku_write_file(marker, line, n > 0 ? (size_t)n : 0);
 		ku_progress("%s: unpacked in %.0f s", s->text, proc_now() - t0);
 	}
+	ku_unlock(lk);
 	char builddir[PATH_MAX];
 	ku_fmt(builddir, sizeof builddir, "%s/build/src-%s", cache, s->arg);
 	if (kbuild(s->text, srcdir, builddir, ident, out, err, errlen) < 0)
