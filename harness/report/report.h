@@ -35,6 +35,13 @@ void report_col_title(const struct column *c, struct rbuf *out);
 /* One line describing a column: "6.1.0-27-amd64, tcg, boot 3.1 s, ..." */
 void report_col_meta(const struct column *c, struct rbuf *out);
 
+/* Kernel warnings (result.h): all the matrix holds; a column's in a few
+ * words ("2 kernel warnings, taint +W (warn)", "none", "not watched",
+ * "none (log unreadable: ...)"); the cases of one ("boot", "none running"). */
+size_t report_kwarn_total(const struct matrix *m);
+void report_kwarn_summary(const struct column *c, struct rbuf *out);
+void report_kwarn_cases(const struct kwarn *w, struct rbuf *out);
+
 /* JSON values for the JSON formats (jansson): a string (made valid UTF-8
  * when it is not), a number rounded to 3 decimals, as seconds are written (0 when not finite). */
 json_t *report_jstr(const char *s);

@@ -51,6 +51,42 @@ void report_col_meta(const struct column *c, struct rbuf *out)
 		  end_name(c->end));
 }
 
+size_t report_kwarn_total(const struct matrix *m)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < m->ncols; c++)
+		n += column_warning_count(m->cols[c]);
+	return n;
+}
+
+void report_kwarn_summary(const struct column *c, struct rbuf *out)
+{
+	size_t n = column_warning_count(c);
+	if (n) {
+		rbuf_addf(out, "%zu kernel warning%s", n, n == 1 ? "" : "s");
+		unsigned long t = column_new_taint(c);
+		if (t) {
+			char what[400];
+			taint_describe(t, what, sizeof what);
+			rbuf_addf(out, ", taint +%s", what);
+		}
+	} else if (!c->kmsg_mode[0]) {
+		rbuf_add(out, "not watched");
+	} else if (strcmp(c->kmsg_mode, "off") == 0) {
+		rbuf_addf(out, "none (kernel log unreadable: %s; taint watched)", c->kmsg_note);
+	} else {
+		rbuf_add(out, "none");
+	}
+}
+
+void report_kwarn_cases(const struct kwarn *w, struct rbuf *out)
+{
+	if (!w->cases.n)
+		rbuf_add(out, "none running");
+	for (size_t i = 0; i < w->cases.n; i++)
+		rbuf_addf(out, "%s%s", i ? ", " : "", w->cases.v[i]);
+}
+
 json_t *report_jstr(const char *s)
 {
 	json_t *j = json_string(s ? s : "");

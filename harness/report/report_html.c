@@ -39,6 +39,8 @@ static const char css[] =
 	"#filters label{margin-right:.6em;white-space:nowrap}"
 	"pre{background:#f7f7f7;padding:.5em;overflow:auto;max-height:30em}"
 	"tr.hidden{display:none}"
+	/* kernel warnings: never green, whatever the cells say */
+	".kw{background:#ffd27f}.kwm{color:#b35c00;font-weight:bold;cursor:help}"
 	"#diffonly:checked~table tr.same{display:none}";
 
 /* Rows are shown when they pass every filter: a ticked status present in
@@ -192,6 +194,20 @@ static void overview(const struct matrix *m, struct rbuf *b)
 			overview_cell(m, r, end, c, area, b);
 		rbuf_add(b, "</tr>\n");
 	}
+	/* A column can pass every case and still have warned. */
+	if (report_kwarn_total(m)) {
+		rbuf_add(b, "<tr class=\"ovkw\"><th><a href=\"#kernel-warnings\">kernel "
+			 "warnings</a></th>");
+		for (size_t c = 0; c < m->ncols; c++) {
+			struct rbuf t = {0};
+			report_kwarn_summary(m->cols[c], &t);
+			rbuf_addf(b, "<td%s>", column_warning_count(m->cols[c]) ? " class=\"kw\"" : "");
+			rbuf_html(b, rbuf_str(&t));
+			rbuf_add(b, "</td>");
+			rbuf_free(&t);
+		}
+		rbuf_add(b, "</tr>\n");
+	}
 	rbuf_add(b, "</tbody>\n</table>\n");
 }
 
@@ -232,6 +248,22 @@ static void case_cell(const struct matrix *m, size_t r, struct rbuf *b)
 	rbuf_add(b, "</td>");
 }
 
+/* A cell's mark when kernel warnings ran with its case: the lines on hover. */
+static void kwarn_mark(const struct column *c, const char *id, struct rbuf *b)
+{
+	if (!column_case_warnings(c, id))
+		return;
+	rbuf_add(b, " <span class=\"kwm\" title=\"kernel warnings while it ran:");
+	for (size_t i = 0; i < c->nkw; i++)
+		for (size_t k = 0; k < c->kw[i].cases.n; k++)
+			if (strcmp(c->kw[i].cases.v[k], id) == 0) {
+				rbuf_add(b, "\n");
+				rbuf_html(b, c->kw[i].text);
+				break;
+			}
+	rbuf_add(b, "\">\xe2\x9a\xa0</span>");
+}
+
 static void case_row(const struct matrix *m, size_t r, struct rbuf *b)
 {
 	char cell[64];
@@ -250,6 +282,8 @@ static void case_row(const struct matrix *m, size_t r, struct rbuf *b)
 		}
 		rbuf_addc(b, '>');
 		rbuf_html(b, cell[0] ? cell : "-");
+		if (x)
+			kwarn_mark(m->cols[c], m->rows.v[r], b);
 		rbuf_add(b, "</td>");
 	}
 	rbuf_add(b, "</tr>\n");
@@ -269,6 +303,46 @@ static void summary_rows(const struct matrix *m, struct rbuf *b)
 		}
 		rbuf_add(b, "</tr>\n");
 	}
+	rbuf_add(b, "<tr><th>kernel warnings</th>");
+	for (size_t c = 0; c < m->ncols; c++)
+		rbuf_addf(b, "<td%s>%zu</td>", column_warning_count(m->cols[c]) ? " class=\"kw\"" : "",
+			  column_warning_count(m->cols[c]));
+	rbuf_add(b, "</tr>\n");
+}
+
+/* Each column's kernel warnings: when, taint, the cases running, the line. */
+static void kernel_warnings(const struct matrix *m, struct rbuf *b)
+{
+	if (!report_kwarn_total(m))
+		return;
+	rbuf_add(b, "<h2 id=\"kernel-warnings\">Kernel warnings</h2>\n<p>Kernel log lines of a "
+		 "WARN, BUG, Oops or lockdep report and taint flags that appeared, with the "
+		 "cases running then (marked <span class=\"kwm\">\xe2\x9a\xa0</span> in the "
+		 "table).</p>\n<table id=\"kwarn\">\n<thead><tr><th>kernel</th><th>kernel time s"
+		 "</th><th>taint</th><th>cases</th><th>warning</th></tr></thead>\n<tbody>\n");
+	for (size_t c = 0; c < m->ncols; c++) {
+		const struct column *k = m->cols[c];
+		for (size_t i = 0; i < k->nkw; i++) {
+			const struct kwarn *w = &k->kw[i];
+			struct rbuf t = {0};
+			report_col_title(k, &t);
+			rbuf_add(b, "<tr><td>");
+			rbuf_html(b, rbuf_str(&t));
+			rbuf_free(&t);
+			if (w->ktime >= 0)
+				rbuf_addf(b, "</td><td>%.6f</td>", w->ktime);
+			else
+				rbuf_add(b, "</td><td>-</td>");
+			rbuf_addf(b, "<td>%lu</td><td>", w->taint);
+			report_kwarn_cases(w, &t);
+			rbuf_html(b, rbuf_str(&t));
+			rbuf_add(b, "</td><td class=\"kw\"><code>");
+			rbuf_html(b, w->text);
+			rbuf_add(b, "</code></td></tr>\n");
+			rbuf_free(&t);
+		}
+	}
+	rbuf_add(b, "</tbody>\n</table>\n");
 }
 
 static void consoles(const struct matrix *m, struct rbuf *b)
@@ -299,8 +373,12 @@ void report_html(const struct matrix *m, struct rbuf *b)
 	rbuf_add(b, "</style></head><body>\n<h1>ttypot matrix</h1>\n<p>");
 	rbuf_addf(b, "%zu kernels, %zu cases, baseline <b>", m->ncols, m->rows.n);
 	rbuf_html(b, m->ncols ? m->cols[m->base]->label : "-");
-	rbuf_addf(b, "</b>, %ld regression%s. <span id=\"shown\"></span></p>\n",
-		  m->regressions, m->regressions == 1 ? "" : "s");
+	rbuf_addf(b, "</b>, %ld regression%s", m->regressions, m->regressions == 1 ? "" : "s");
+	size_t nkw = report_kwarn_total(m);
+	if (nkw)
+		rbuf_addf(b, ", <a class=\"kw\" href=\"#kernel-warnings\"><b>%zu kernel warning%s</b></a>",
+			  nkw, nkw == 1 ? "" : "s");
+	rbuf_add(b, ". <span id=\"shown\"></span></p>\n");
 	overview(m, b);
 	filters(m, b);
 	rbuf_add(b, "<table id=\"m\">\n<thead><tr><th>case</th>");
@@ -325,6 +403,7 @@ void report_html(const struct matrix *m, struct rbuf *b)
 	rbuf_add(b, "</tbody>\n<tfoot>\n");
 	summary_rows(m, b);
 	rbuf_add(b, "</tfoot>\n</table>\n");
+	kernel_warnings(m, b);
 	consoles(m, b);
 	rbuf_add(b, "<script>");
 	rbuf_add(b, js);

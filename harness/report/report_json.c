@@ -2,6 +2,22 @@
  * built with jansson. */
 #include "report.h"
 
+/* One kernel warning: times are null when unknown or at boot. */
+static json_t *kwarn_json(const struct kwarn *w)
+{
+	json_t *cases = json_array();
+	for (size_t i = 0; i < w->cases.n; i++)
+		json_array_append_new(cases, report_jstr(w->cases.v[i]));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:I, s:I, s:o}",
+			 "kind", w->kind == KW_TAINT ? "taint" : "kmsg",
+			 "text", report_jstr(w->text),
+			 "ktime", w->ktime < 0 ? json_null() : report_jnum(w->ktime),
+			 "from", w->from < 0 ? json_null() : report_jnum(w->from),
+			 "to", w->to < 0 ? json_null() : report_jnum(w->to),
+			 "taint", (json_int_t)w->taint, "taint_old", (json_int_t)w->taint_old,
+			 "cases", cases);
+}
+
 static json_t *column_json(const struct matrix *m, size_t ci)
 {
 	const struct column *c = m->cols[ci];
@@ -34,6 +50,19 @@ static json_t *column_json(const struct matrix *m, size_t ci)
 	/* Optional (added within /1): the userland ABI when not native. */
 	if (c->abi[0])
 		json_object_set_new(o, "abi", report_jstr(c->abi));
+	/* Optional (added within /1): how the kernel log was watched and the
+	 * kernel warnings (log lines, new taint flags) with their cases. */
+	if (c->kmsg_mode[0] || c->nkw) {
+		json_object_set_new(o, "kmsg", json_pack("{s:o, s:o, s:I}",
+			"mode", report_jstr(c->kmsg_mode), "note", report_jstr(c->kmsg_note),
+			"taint_start", (json_int_t)c->taint_start));
+		json_t *kw = json_array();
+		for (size_t i = 0; i < c->nkw; i++)
+			json_array_append_new(kw, kwarn_json(&c->kw[i]));
+		json_object_set_new(o, "kernel_warnings", kw);
+	}
+	json_object_set_new(summary, "kernel_warnings",
+			    json_integer((json_int_t)column_warning_count(c)));
 	return o;
 }
 
@@ -52,6 +81,11 @@ static json_t *case_json(const struct matrix *m, size_t r)
 				  "seconds", report_jnum(x->secs), "reason", report_jstr(x->reason),
 				  "expect", report_jstr(x->expect),
 				  "mark", mark_name(matrix_mark(m, r, c))));
+		/* Optional: kernel warnings attributed to this case. */
+		size_t nk = column_case_warnings(m->cols[c], m->rows.v[r]);
+		if (nk)
+			json_object_set_new(json_object_get(cells, m->cols[c]->label), "kwarn",
+					    json_integer((json_int_t)nk));
 	}
 	json_t *o = json_pack("{s:o, s:o, s:o}", "id", report_jstr(m->rows.v[r]),
 			      "area", report_jstr(area), "cells", cells);

@@ -47,13 +47,48 @@ static void area_header(const struct matrix *m, struct rbuf *b, const char *area
 	rbuf_addc(b, '\n');
 }
 
+/* Every column's kernel warnings: when, the taint flags, the cases
+ * running then, the log line. */
+static void kernel_warnings(const struct matrix *m, struct rbuf *b)
+{
+	if (!report_kwarn_total(m))
+		return;
+	rbuf_add(b, "\n## Kernel warnings\n\nKernel log lines of a WARN, BUG, Oops or lockdep "
+		 "report and taint flags that appeared, with the cases running then "
+		 "(marked \xe2\x9a\xa0 in the tables above).\n\n"
+		 "| kernel | kernel time s | taint | cases | warning |\n|---|---|---|---|---|\n");
+	for (size_t c = 0; c < m->ncols; c++) {
+		const struct column *k = m->cols[c];
+		for (size_t i = 0; i < k->nkw; i++) {
+			const struct kwarn *w = &k->kw[i];
+			struct rbuf t = {0};
+			rbuf_add(b, "| ");
+			md_title(b, k);
+			if (w->ktime >= 0)
+				rbuf_addf(b, " | %.6f | ", w->ktime);
+			else
+				rbuf_add(b, " | - | ");
+			rbuf_addf(b, "%lu | ", w->taint);
+			report_kwarn_cases(w, &t);
+			rbuf_md(b, rbuf_str(&t));
+			rbuf_add(b, " | ");
+			rbuf_md(b, w->text);
+			rbuf_add(b, " |\n");
+			rbuf_free(&t);
+		}
+	}
+}
+
 void report_md(const struct matrix *m, struct rbuf *b)
 {
 	rbuf_add(b, "# ttypot matrix\n\n");
 	rbuf_addf(b, "%zu kernels, %zu cases, baseline ", m->ncols, m->rows.n);
 	rbuf_md(b, m->ncols ? m->cols[m->base]->label : "-");
-	rbuf_addf(b, ", %ld regression%s.\n\n## Kernels\n\n", m->regressions,
-		  m->regressions == 1 ? "" : "s");
+	rbuf_addf(b, ", %ld regression%s", m->regressions, m->regressions == 1 ? "" : "s");
+	size_t nkw = report_kwarn_total(m);
+	if (nkw)
+		rbuf_addf(b, ", **%zu kernel warning%s**", nkw, nkw == 1 ? "" : "s");
+	rbuf_add(b, ".\n\n## Kernels\n\n");
 	rbuf_add(b, "| kernel | spec | uname -r | version | config | arch-abi | accel | "
 		 "boot s | suite s | end | garbage |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t c = 0; c < m->ncols; c++) {
@@ -79,8 +114,8 @@ void report_md(const struct matrix *m, struct rbuf *b)
 	rbuf_add(b, "\n## Summary\n\n| kernel |");
 	for (int s = 0; s < ST__N; s++)
 		rbuf_addf(b, " %s |", status_name((enum status)s));
-	rbuf_add(b, " regression | fix | new |\n|---|");
-	for (int s = 0; s < ST__N + 3; s++)
+	rbuf_add(b, " regression | fix | new | kernel warnings |\n|---|");
+	for (int s = 0; s < ST__N + 4; s++)
 		rbuf_add(b, "---|");
 	rbuf_addc(b, '\n');
 	for (size_t c = 0; c < m->ncols; c++) {
@@ -90,7 +125,12 @@ void report_md(const struct matrix *m, struct rbuf *b)
 		rbuf_add(b, " |");
 		for (int st = 0; st < ST__N; st++)
 			rbuf_addf(b, " %ld |", s->count[st]);
-		rbuf_addf(b, " %ld | %ld | %ld |\n", s->regressions, s->fixes, s->news);
+		rbuf_addf(b, " %ld | %ld | %ld | ", s->regressions, s->fixes, s->news);
+		struct rbuf t = {0};
+		report_kwarn_summary(m->cols[c], &t);
+		rbuf_md(b, rbuf_str(&t));
+		rbuf_add(b, " |\n");
+		rbuf_free(&t);
 	}
 
 	char prev[128] = "", area[128], cell[64];
@@ -107,6 +147,8 @@ void report_md(const struct matrix *m, struct rbuf *b)
 			enum mark mk = matrix_mark(m, r, c);
 			rbuf_add(b, mk == MARK_REGRESSION ? " **" : " ");
 			rbuf_add(b, cell[0] ? cell : "-");
+			if (cell[0] && column_case_warnings(m->cols[c], m->rows.v[r]))
+				rbuf_add(b, " \xe2\x9a\xa0"); /* a kernel warning ran with it */
 			rbuf_add(b, mk == MARK_REGRESSION ? "** |" : " |");
 		}
 		rbuf_addc(b, '\n');
@@ -130,6 +172,8 @@ void report_md(const struct matrix *m, struct rbuf *b)
 				   x->reason[0] ? x->reason : "(no reason)");
 			rbuf_addc(b, '\n');
 		}
+
+	kernel_warnings(m, b);
 
 	for (size_t c = 0; c < m->ncols; c++) {
 		const struct column *k = m->cols[c];

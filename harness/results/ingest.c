@@ -117,10 +117,21 @@ static int do_case(struct column *c, const struct fields *f)
 	if (strncmp(idp, "cases/", 6) == 0)
 		idp += 6;
 	if (status >= 0 && parse_double(secs, &d) && strchr(idp, ':') && *idp != ':') {
-		/* reason: field 4 (percent-encoded); extra words are kept */
+		/* reason: field 4 (percent-encoded); extra words are kept, but
+		 * for a last "mono=T" after it: when the case was seen to end */
+		int nf = f->count;
+		double t_end = -1;
+		if (nf >= 6 && f->n[nf - 1] > 5 && memcmp(f->p[nf - 1], "mono=", 5) == 0) {
+			char *m = field(f, nf - 1);
+			if (parse_double(m + 5, &t_end) && t_end >= 0)
+				nf--;
+			else
+				t_end = -1;
+			free(m);
+		}
 		struct rbuf r = {0};
 		rbuf_add(&r, "");
-		for (int i = 4; i < f->count; i++) {
+		for (int i = 4; i < nf; i++) {
 			char *w = field(f, i);
 			if (r.len)
 				rbuf_addc(&r, ' ');
@@ -130,13 +141,123 @@ static int do_case(struct column *c, const struct fields *f)
 		const char *reason = strcmp(r.s, "-") == 0 ? "" : r.s;
 		if (col_find(c, idp))
 			c->duplicates++;
-		col_put(c, idp, (enum status)status, d, reason);
+		struct case_result *x = col_put(c, idp, (enum status)status, d, reason);
+		x->t_end = t_end;
+		if (t_end >= 0)
+			col_kwarn_case_seen(c, x);
 		rbuf_free(&r);
 		rc = 0;
 	}
 	free(id);
 	free(st);
 	free(secs);
+	return rc;
+}
+
+/* A time field: seconds, or "boot" (-1). */
+static bool parse_when(const char *s, double *out)
+{
+	if (strcmp(s, "boot") == 0) {
+		*out = -1;
+		return true;
+	}
+	return parse_double(s, out) && *out >= 0;
+}
+
+static bool parse_flags(const char *s, unsigned long *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return false;
+	*out = strtoul(s, &end, 10);
+	return *end == '\0';
+}
+
+/* "watch <mode> <mono> <taint> <note>" */
+static int do_watch(struct column *c, const struct fields *f)
+{
+	if (f->count < 4)
+		return -1;
+	char *mode = field(f, 1), *mono = field(f, 2), *taint = field(f, 3);
+	char *note = f->count > 4 ? field(f, 4) : xstrdup("-");
+	double t;
+	unsigned long fl;
+	int rc = -1;
+	if ((!strcmp(mode, "boot") || !strcmp(mode, "window") || !strcmp(mode, "off")) &&
+	    parse_double(mono, &t) && parse_flags(taint, &fl)) {
+		snprintf(c->kmsg_mode, sizeof c->kmsg_mode, "%s", mode);
+		/* a guest's kernel boots untainted: its flags at the watch are
+		 * the boot's findings (a taint line), not a starting point */
+		c->taint_start = strcmp(mode, "boot") == 0 ? 0 : (long long)fl;
+		free(c->kmsg_note);
+		c->kmsg_note = xstrdup(strcmp(note, "-") == 0 ? "" : note);
+		rc = 0;
+	}
+	free(mode);
+	free(mono);
+	free(taint);
+	free(note);
+	return rc;
+}
+
+/* "kmsg <ktime> <mono|boot> <taint> <running> <text>" */
+static int do_kmsg(struct column *c, const struct fields *f)
+{
+	if (f->count < 6)
+		return -1;
+	char *kt = field(f, 1), *mono = field(f, 2), *taint = field(f, 3),
+	     *run = field(f, 4);
+	double k, t;
+	unsigned long fl;
+	int rc = -1;
+	if (parse_double(kt, &k) && parse_when(mono, &t) && parse_flags(taint, &fl)) {
+		struct rbuf text = {0};
+		rbuf_add(&text, "");
+		for (int i = 5; i < f->count; i++) {
+			char *w = field(f, i);
+			if (text.len)
+				rbuf_addc(&text, ' ');
+			rbuf_add(&text, w);
+			free(w);
+		}
+		col_add_kwarn(c, KW_KMSG, text.s, k, t, t, fl, fl,
+			      strcmp(run, "-") == 0 ? "" : run);
+		rbuf_free(&text);
+		rc = 0;
+	}
+	free(kt);
+	free(mono);
+	free(taint);
+	free(run);
+	return rc;
+}
+
+/* "taint <from|boot> <to> <old> <new> <running>" */
+static int do_taint(struct column *c, const struct fields *f)
+{
+	if (f->count < 6)
+		return -1;
+	char *from = field(f, 1), *to = field(f, 2), *old = field(f, 3),
+	     *now = field(f, 4), *run = field(f, 5);
+	double a, b;
+	unsigned long o, n;
+	int rc = -1;
+	if (parse_when(from, &a) && parse_double(to, &b) && parse_flags(old, &o) &&
+	    parse_flags(now, &n)) {
+		char what[400], text[480];
+		taint_describe(n & ~o, what, sizeof what);
+		snprintf(text, sizeof text, "taint flags appeared: %s", what[0] ? what : "none");
+		if (a < 0)
+			b = -1; /* found set at the watch's start in a guest: boot */
+		col_add_kwarn(c, KW_TAINT, text, -1, a, b, n, o,
+			      strcmp(run, "-") == 0 ? "" : run);
+		rc = 0;
+	}
+	free(from);
+	free(to);
+	free(old);
+	free(now);
+	free(run);
 	return rc;
 }
 
@@ -179,6 +300,12 @@ int ingest_line(struct column *c, const char *line, size_t n)
 			rc = do_end(c, &f);
 		else if (f.n[0] == 4 && memcmp(f.p[0], "case", 4) == 0)
 			rc = do_case(c, &f);
+		else if (f.n[0] == 4 && memcmp(f.p[0], "kmsg", 4) == 0)
+			rc = do_kmsg(c, &f);
+		else if (f.n[0] == 5 && memcmp(f.p[0], "taint", 5) == 0)
+			rc = do_taint(c, &f);
+		else if (f.n[0] == 5 && memcmp(f.p[0], "watch", 5) == 0)
+			rc = do_watch(c, &f);
 	}
 	if (rc < 0)
 		c->garbage++;

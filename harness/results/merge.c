@@ -37,6 +37,44 @@ static void copy(char *dst, size_t n, const json_t *o, const char *key)
 	snprintf(dst, n, "%s", merge_str(o, key, ""));
 }
 
+/* A time of a kernel warning: null (unknown, or at boot) is -1. */
+static double merge_time(const json_t *o, const char *key)
+{
+	return merge_num(o, key, -1);
+}
+
+static void load_kwarn(struct column *c, const json_t *o)
+{
+	json_t *km = json_object_get(o, "kmsg"), *w;
+	size_t i;
+	if (json_is_object(km)) {
+		const char *mode = merge_str(km, "mode", "");
+		snprintf(c->kmsg_mode, sizeof c->kmsg_mode, "%s", mode);
+		free(c->kmsg_note);
+		c->kmsg_note = utf8_clean(merge_str(km, "note", ""),
+					  strlen(merge_str(km, "note", "")));
+		c->taint_start = (long long)merge_num(km, "taint_start", -1);
+	}
+	json_array_foreach(json_object_get(o, "kernel_warnings"), i, w) {
+		if (!json_is_object(w))
+			continue;
+		double taint = merge_num(w, "taint", 0), old = merge_num(w, "taint_old", taint);
+		struct kwarn *k = col_add_kwarn(c, strcmp(merge_str(w, "kind", ""), "taint") == 0
+						   ? KW_TAINT : KW_KMSG,
+						merge_str(w, "text", ""), merge_time(w, "ktime"),
+						merge_time(w, "from"), merge_time(w, "to"),
+						taint >= 0 ? (unsigned long)taint : 0,
+						old >= 0 ? (unsigned long)old : 0, NULL);
+		/* the cases saved, not a new attribution (no spans here) */
+		idlist_free(&k->cases);
+		size_t j;
+		json_t *id;
+		json_array_foreach(json_object_get(w, "cases"), j, id)
+			if (json_is_string(id))
+				kwarn_attribute(k, json_string_value(id));
+	}
+}
+
 static struct column *load_column(const json_t *o)
 {
 	struct column *c = col_new(merge_str(o, "label", ""));
@@ -64,6 +102,7 @@ static struct column *load_column(const json_t *o)
 	json_object_foreach(json_object_get(o, "features"), key, v)
 		if (json_is_string(v))
 			col_set_feature(c, key, json_string_value(v));
+	load_kwarn(c, o);
 	return c;
 }
 

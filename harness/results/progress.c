@@ -101,8 +101,12 @@ void progress_finish(struct progress *p, const struct column *c)
 		long bad = 0;
 		for (size_t i = 0; i < c->ncases; i++)
 			bad += status_bad(c->cases[i].st);
-		fprintf(p->out, "[%d/%d] %s: %s, %zu cases, %ld failed, boot %.1f s, suite %.1f s%s%s\n",
-			p->idx, p->total, c->label, end_name(c->end), c->ncases, bad,
+		size_t nkw = column_warning_count(c);
+		char kw[48] = "";
+		if (nkw) /* a column whose cases all pass must not look clean */
+			snprintf(kw, sizeof kw, ", %zu kernel warning%s", nkw, nkw == 1 ? "" : "s");
+		fprintf(p->out, "[%d/%d] %s: %s, %zu cases, %ld failed%s, boot %.1f s, suite %.1f s%s%s\n",
+			p->idx, p->total, c->label, end_name(c->end), c->ncases, bad, kw,
 			c->boot_s, c->suite_s, c->error[0] ? ": " : "", c->error);
 	}
 	col_free(p->scratch);

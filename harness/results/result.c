@@ -57,6 +57,8 @@ struct column *col_new(const char *label)
 	c->begin_cases = -1;
 	c->kyua_rc = -1;
 	c->end = END_DONE;
+	c->kmsg_note = xstrdup("");
+	c->taint_start = -1;
 	return c;
 }
 
@@ -75,6 +77,12 @@ void col_free(struct column *c)
 	}
 	free(c->feat);
 	free(c->cases);
+	for (size_t i = 0; i < c->nkw; i++) {
+		free(c->kw[i].text);
+		idlist_free(&c->kw[i].cases);
+	}
+	free(c->kw);
+	free(c->kmsg_note);
 	free(c->error);
 	free(c->console_tail);
 	free(c);
@@ -119,6 +127,7 @@ struct case_result *col_put(struct column *c, const char *id, enum status st,
 	r->secs = secs;
 	r->reason = xstrdup(reason);
 	r->expect = xstrdup("");
+	r->t_end = -1;
 	return r;
 }
 

@@ -31,6 +31,9 @@ enum col_end { END_DONE, END_PANIC, END_TIMEOUT, END_SILENT, END_ERROR, END__N }
 const char *end_name(enum col_end e);
 int end_parse(const char *name);
 
+/* A list of case ids (expected cases). */
+struct idlist { char **v; size_t n, cap; };
+
 struct case_result {
 	char *id;        /* "pty/t_echo:echo_on_returns_input" */
 	enum status st;  /* final status (after expectations) */
@@ -38,7 +41,29 @@ struct case_result {
 	double secs;
 	char *reason;    /* Kyua's reason, "" when none */
 	char *expect;    /* the expectation's reason when one applied, else "" */
+	double t_end;    /* the guest's monotonic seconds when the case was seen
+			    to end (case line mono=), -1 unknown */
 };
+
+/* A kernel warning (harness/PROTOCOL.md, kmsg and taint lines): a kernel
+ * log line of a WARN, BUG, Oops, lockdep report..., or taint flags that
+ * newly appeared, with the cases running at that moment.  A finding of the
+ * kernel, never filtered: one on an unmutated kernel is a result too. */
+enum kw_kind { KW_KMSG, KW_TAINT };
+struct kwarn {
+	enum kw_kind kind;
+	char *text;              /* the log line; for a taint, its flags ("+W (warn)") */
+	double ktime;            /* kernel timestamp (s since boot), -1 unknown */
+	double from, to;         /* guest monotonic s: when seen (kmsg: from == to;
+				    taint: between two reads); -1 at boot */
+	unsigned long taint;     /* taint flags then */
+	unsigned long taint_old; /* taint: the flags before */
+	struct idlist cases;     /* cases running then; "boot" before the suite */
+};
+/* The slack (s) around a case's reported span within which a warning is
+ * attributed to it: a case is seen to end a little after it ends, a log
+ * line read a little after it was written. */
+#define KW_SLACK_S 1.0
 
 struct feature { char *key, *value; };
 
@@ -66,6 +91,14 @@ struct column {
 	size_t nfeat;
 	struct case_result *cases;
 	size_t ncases, capcases;
+	/* Kernel warnings (kwarn.c).  kmsg_mode: how the log was watched:
+	 * "boot", "window" (host: from the suite's start), "off" (unreadable,
+	 * kmsg_note says why), "" (not watched: an older guest). */
+	struct kwarn *kw;
+	size_t nkw;
+	char kmsg_mode[8];
+	char *kmsg_note;
+	long long taint_start;   /* flags at the watch's start (window), -1 unknown */
 };
 
 struct column *col_new(const char *label);
@@ -91,6 +124,27 @@ void col_label_for(const struct column *c, const char *resolved, char *out,
 const char *col_feature(const struct column *c, const char *key);
 void col_set_feature(struct column *c, const char *key, const char *value);
 
+/* Kernel warnings (kwarn.c).  Add one (text copied and cleaned; running:
+ * comma-separated case ids the guest saw running, NULL or "" none) and
+ * attribute it to the cases whose span it falls in; returns it. */
+struct kwarn *col_add_kwarn(struct column *c, enum kw_kind kind, const char *text,
+			    double ktime, double from, double to, unsigned long taint,
+			    unsigned long taint_old, const char *running);
+/* Attribute a warning to one more case (once). */
+void kwarn_attribute(struct kwarn *w, const char *id);
+/* A case's span is known (t_end set): attribute the warnings it covers. */
+void col_kwarn_case_seen(struct column *c, const struct case_result *r);
+/* How many kernel warnings a column holds (log lines and taint changes). */
+size_t column_warning_count(const struct column *c);
+/* The taint flags that newly appeared during the column's run (a guest's
+ * flags at boot count: its kernel boots untainted); 0 when none. */
+unsigned long column_new_taint(const struct column *c);
+bool column_taint_appeared(const struct column *c);
+/* The warnings attributed to case id. */
+size_t column_case_warnings(const struct column *c, const char *id);
+/* Taint flags as the kernel's letters with names: "W (warn), U (user)". */
+void taint_describe(unsigned long flags, char *out, size_t outlen);
+
 /* What the suite says about a case (kyua list -v): its description and
  * the X-ttypot.commits of a regression case, for the reports. */
 struct case_meta { char *id, *descr, *commits; };
@@ -101,8 +155,6 @@ void metalist_put(struct metalist *l, const char *id, const char *descr,
 const struct case_meta *metalist_find(const struct metalist *l, const char *id);
 void metalist_free(struct metalist *l);
 
-/* A list of case ids (expected cases). */
-struct idlist { char **v; size_t n, cap; };
 void idlist_add(struct idlist *l, const char *id);
 void idlist_free(struct idlist *l);
 /* The area of a case id: its first path component ("pty" of
