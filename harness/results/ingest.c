@@ -142,7 +142,7 @@ static int do_case(struct column *c, const struct fields *f)
 		if (col_find(c, idp))
 			c->duplicates++;
 		struct case_result *x = col_put(c, idp, (enum status)status, d, reason);
-		x->t_end = t_end;
+		x->t_end = t_end; /* a span line that came first is lost: rare, harmless */
 		if (t_end >= 0)
 			col_kwarn_case_seen(c, x);
 		rbuf_free(&r);
@@ -171,6 +171,30 @@ static bool parse_flags(const char *s, unsigned long *out)
 		return false;
 	*out = strtoul(s, &end, 10);
 	return *end == '\0';
+}
+
+/* "span <program:case> <start> <end>": Kyua's own times of a case */
+static int do_span(struct column *c, const struct fields *f)
+{
+	if (f->count < 4)
+		return -1;
+	char *id = field(f, 1), *a = field(f, 2), *b = field(f, 3);
+	double s, e;
+	int rc = -1;
+	const char *idp = strncmp(id, "cases/", 6) == 0 ? id + 6 : id;
+	if (parse_double(a, &s) && parse_double(b, &e) && s >= 0 && e >= s) {
+		struct case_result *r = col_find(c, idp);
+		if (r) { /* a span for a case never reported is of no use */
+			r->t_start = s;
+			r->t_end = e;
+			col_kwarn_case_seen(c, r);
+		}
+		rc = 0;
+	}
+	free(id);
+	free(a);
+	free(b);
+	return rc;
 }
 
 /* "watch <mode> <mono> <taint> <note>" */
@@ -306,6 +330,8 @@ int ingest_line(struct column *c, const char *line, size_t n)
 			rc = do_taint(c, &f);
 		else if (f.n[0] == 5 && memcmp(f.p[0], "watch", 5) == 0)
 			rc = do_watch(c, &f);
+		else if (f.n[0] == 4 && memcmp(f.p[0], "span", 4) == 0)
+			rc = do_span(c, &f);
 	}
 	if (rc < 0)
 		c->garbage++;

@@ -45,13 +45,33 @@ void kwarn_attribute(struct kwarn *w, const char *id)
 	idlist_add(&w->cases, id);
 }
 
-/* Did the case run (within the slack) while the warning appeared? */
+static bool has(const struct idlist *l, const char *id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], id) == 0)
+			return true;
+	return false;
+}
+
+static void drop(struct idlist *l, const char *id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], id) == 0) {
+			free(l->v[i]);
+			memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof *l->v);
+			l->n--;
+			return;
+		}
+}
+
+/* Did the case run while the warning appeared (result.h: the slacks)? */
 static bool in_span(const struct kwarn *w, const struct case_result *r)
 {
 	if (w->to < 0 || r->t_end < 0)
 		return false;
-	double start = r->t_end - (r->secs > 0 ? r->secs : 0);
-	return w->to >= start - KW_SLACK_S && w->from <= r->t_end + KW_SLACK_S;
+	double start = r->t_start >= 0 ? r->t_start
+		     : r->t_end - (r->secs > 0 ? r->secs : 0) - KW_SEEN_SLACK_S;
+	return start <= w->to && w->from - KW_READ_SLACK_S <= r->t_end;
 }
 
 struct kwarn *col_add_kwarn(struct column *c, enum kw_kind kind, const char *text,
@@ -78,7 +98,10 @@ struct kwarn *col_add_kwarn(struct column *c, enum kw_kind kind, const char *tex
 		if (n && n < sizeof id) {
 			memcpy(id, p, n);
 			id[n] = '\0';
-			kwarn_attribute(w, strncmp(id, "cases/", 6) == 0 ? id + 6 : id);
+			const char *ip = strncmp(id, "cases/", 6) == 0 ? id + 6 : id;
+			if (!has(&w->running, ip))
+				idlist_add(&w->running, ip);
+			kwarn_attribute(w, ip);
 		}
 		p += n;
 		p += *p == ',';
@@ -91,9 +114,15 @@ struct kwarn *col_add_kwarn(struct column *c, enum kw_kind kind, const char *tex
 
 void col_kwarn_case_seen(struct column *c, const struct case_result *r)
 {
-	for (size_t i = 0; i < c->nkw; i++)
-		if (in_span(&c->kw[i], r))
-			kwarn_attribute(&c->kw[i], r->id);
+	for (size_t i = 0; i < c->nkw; i++) {
+		struct kwarn *w = &c->kw[i];
+		if (w->to < 0)
+			continue; /* the boot's */
+		if (in_span(w, r) || has(&w->running, r->id))
+			kwarn_attribute(w, r->id);
+		else
+			drop(&w->cases, r->id);
+	}
 }
 
 size_t column_warning_count(const struct column *c)

@@ -80,6 +80,7 @@ void col_free(struct column *c)
 	for (size_t i = 0; i < c->nkw; i++) {
 		free(c->kw[i].text);
 		idlist_free(&c->kw[i].cases);
+		idlist_free(&c->kw[i].running);
 	}
 	free(c->kw);
 	free(c->kmsg_note);
@@ -127,7 +128,7 @@ struct case_result *col_put(struct column *c, const char *id, enum status st,
 	r->secs = secs;
 	r->reason = xstrdup(reason);
 	r->expect = xstrdup("");
-	r->t_end = -1;
+	r->t_end = r->t_start = -1;
 	return r;
 }
 

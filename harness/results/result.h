@@ -42,7 +42,9 @@ struct case_result {
 	char *reason;    /* Kyua's reason, "" when none */
 	char *expect;    /* the expectation's reason when one applied, else "" */
 	double t_end;    /* the guest's monotonic seconds when the case was seen
-			    to end (case line mono=), -1 unknown */
+			    to end (case line mono=; a span line: when it
+			    ended), -1 unknown */
+	double t_start;  /* when it started (span line), -1 unknown */
 };
 
 /* A kernel warning (harness/PROTOCOL.md, kmsg and taint lines): a kernel
@@ -59,11 +61,16 @@ struct kwarn {
 	unsigned long taint;     /* taint flags then */
 	unsigned long taint_old; /* taint: the flags before */
 	struct idlist cases;     /* cases running then; "boot" before the suite */
+	struct idlist running;   /* of those, the ones the guest saw running */
 };
-/* The slack (s) around a case's reported span within which a warning is
- * attributed to it: a case is seen to end a little after it ends, a log
- * line read a little after it was written. */
-#define KW_SLACK_S 1.0
+/* Attribution by time: a warning is read at most KW_READ_SLACK_S after it
+ * was written, so it happened in [from - slack, to].  A case's span is
+ * Kyua's own [start, end] (a span line) or, until one comes, estimated from
+ * its case line: it ended before it was seen (mono=) and started seconds
+ * before that, give or take KW_SEEN_SLACK_S for the time Kyua takes to
+ * report it. */
+#define KW_READ_SLACK_S 0.5
+#define KW_SEEN_SLACK_S 1.0
 
 struct feature { char *key, *value; };
 
@@ -132,7 +139,8 @@ struct kwarn *col_add_kwarn(struct column *c, enum kw_kind kind, const char *tex
 			    unsigned long taint_old, const char *running);
 /* Attribute a warning to one more case (once). */
 void kwarn_attribute(struct kwarn *w, const char *id);
-/* A case's span is known (t_end set): attribute the warnings it covers. */
+/* A case's span is known or better known (t_end, t_start): attribute the
+ * warnings it covers, and take it off those it no longer does. */
 void col_kwarn_case_seen(struct column *c, const struct case_result *r);
 /* How many kernel warnings a column holds (log lines and taint changes). */
 size_t column_warning_count(const struct column *c);
