@@ -1,0 +1,210 @@
+/* t_kmsg_guest: kernel warnings end to end.  Debian's linux-image-amd64 (a
+ * 6.1 kernel) boots under QEMU with a small suite of its own: pty/t_echo
+ * and, in the first case, harness/tests/guest/t_kmsg_warn, whose case
+ * warns_and_taints sets a real taint flag (TAINT_USER) and writes a
+ * WARNING-shaped line into the kernel log.  The column must show both,
+ * attributed to that case, while every cell still passes; the same boot
+ * without it must show no kernel warning at all (an unmodified Debian
+ * kernel that warned would be a finding, shown the same way). */
+#include <atf-c.h>
+
+#include "e2e.h"
+#include "kutil.h"
+#include "merge.h"
+#include "proc.h"
+#include "rbuf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define KERNEL "deb:linux-image-amd64"
+#define PROG "t_kmsg_warn"
+#define WARNS PROG ":warns_and_taints"
+#define TAINT_USER 64UL
+/* Download, unpack, initramfs, boot and run under TCG on a loaded machine. */
+#define RUN_DEADLINE_S 600
+
+static void run_or_fail(char *const argv[], int deadline_s, const char *what)
+{
+	struct rbuf out = {0};
+	char err[512];
+	int rc = capture_run(argv, NULL, deadline_s, &out, &out, err, sizeof err);
+	if (rc != 0)
+		atf_tc_fail("%s: %s\n%s", what, err, rbuf_str(&out));
+	rbuf_free(&out);
+}
+
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ATF_REQUIRE_MSG(f != NULL, "%s: %s", path, strerror(errno));
+	fputs(text, f);
+	ATF_REQUIRE(fclose(f) == 0);
+}
+
+/* A suite of its own in dir: the real fixtures (guest init, reporter,
+ * kmsg-watch.sh), pty/t_echo, and with_warner: t_kmsg_warn, allowed to
+ * taint.  Runs ttypot matrix on it; the matrix comes back in m. */
+static void run_suite(const atf_tc_t *tc, const char *dir, bool with_warner,
+		      struct matrix *m)
+{
+	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
+	char ttypot[1024], p[1200], q[1300];
+	snprintf(ttypot, sizeof ttypot, "%s/../ttypot", src);
+	ATF_REQUIRE_MSG(access(ttypot, X_OK) == 0, "%s not built", ttypot);
+
+	snprintf(p, sizeof p, "%s/../../fixtures", src);
+	snprintf(q, sizeof q, "%s/fixtures", dir);
+	char *cp[] = {"cp", "-r", p, q, NULL};
+	run_or_fail(cp, 60, "copying fixtures/");
+	snprintf(p, sizeof p, "%s/cases/pty", dir);
+	ATF_REQUIRE(ku_mkdir_p(p, 0755) == 0);
+	snprintf(p, sizeof p, "%s/../../cases/pty/t_echo", src);
+	snprintf(q, sizeof q, "%s/cases/pty/t_echo", dir);
+	char *cpe[] = {"cp", p, q, NULL};
+	run_or_fail(cpe, 10, "copying pty/t_echo");
+	snprintf(q, sizeof q, "%s/cases/pty/Kyuafile", dir);
+	put_file(q, "syntax(2)\ntest_suite(\"ttypot\")\natf_test_program{name=\"t_echo\"}\n");
+	snprintf(q, sizeof q, "%s/cases/Kyuafile", dir);
+	if (with_warner) {
+		snprintf(p, sizeof p, "%s/guest/" PROG, src);
+		ATF_REQUIRE_MSG(access(p, X_OK) == 0, "%s not built", p);
+		char q2[1300];
+		snprintf(q2, sizeof q2, "%s/cases/" PROG, dir);
+		char *cpw[] = {"cp", p, q2, NULL};
+		run_or_fail(cpw, 10, "copying " PROG);
+		snprintf(q2, sizeof q2, "%s/cases/kmsg-allowed", dir);
+		put_file(q2, "harness/tests/t_kmsg_guest\n");
+		put_file(q, "syntax(2)\ntest_suite(\"ttypot\")\n"
+			    "atf_test_program{name=\"" PROG "\"}\ninclude(\"pty/Kyuafile\")\n");
+	} else {
+		put_file(q, "syntax(2)\ntest_suite(\"ttypot\")\ninclude(\"pty/Kyuafile\")\n");
+	}
+
+	char out[1100], log[1100], json[1200];
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(log, sizeof log, "%s/ttypot.log", dir);
+	char *mx[] = {ttypot, "matrix", "-o", out, "--suite", (char *)dir, KERNEL, NULL};
+	int rc = e2e_run(mx, RUN_DEADLINE_S, log, KERNEL);
+	/* One kernel is its own baseline: no regression can exist. */
+	ATF_REQUIRE_MSG(rc == 0, "ttypot matrix exit %d; see %s", rc, log);
+	snprintf(json, sizeof json, "%s/matrix.json", out);
+	char err[1024];
+	matrix_init(m);
+	ATF_REQUIRE_MSG(merge_load_json(m, json, NULL, 0, err, sizeof err) == 0, "%s", err);
+	matrix_build(m);
+	ATF_REQUIRE_EQ(m->ncols, 1);
+}
+
+static bool listed(const struct kwarn *w, const char *id)
+{
+	for (size_t i = 0; i < w->cases.n; i++)
+		if (strcmp(w->cases.v[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* Every cell of the column passed. */
+static void all_pass(const struct column *c, size_t want)
+{
+	ATF_CHECK_EQ(c->ncases, want);
+	for (size_t i = 0; i < c->ncases; i++)
+		ATF_CHECK_MSG(c->cases[i].st == ST_PASS, "%s: %s (%s)", c->cases[i].id,
+			      status_name(c->cases[i].st), c->cases[i].reason);
+}
+
+static void cleanup(const atf_tc_t *tc, const char *dir)
+{
+	if (atf_tc_get_config_var_as_bool_wd(tc, "keep_e2e", false))
+		return;
+	char *rm[] = {"rm", "-rf", (char *)dir, NULL}, err[256];
+	capture_run(rm, NULL, 60, NULL, NULL, err, sizeof err);
+}
+
+ATF_TC(warning_and_taint_attributed);
+ATF_TC_HEAD(warning_and_taint_attributed, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A guest case that sets TAINT_USER and writes a "
+			  "WARNING line to /dev/kmsg: the column's kernel warnings hold that "
+			  "line and the new flag, both attributed to the case, and matrix.md "
+			  "says so although every cell passes");
+	atf_tc_set_md_var(tc, "timeout", "900");
+	atf_tc_set_md_var(tc, "require.progs", "qemu-system-x86_64 apt-get dpkg-deb cpio");
+}
+ATF_TC_BODY(warning_and_taint_attributed, tc)
+{
+	char dir[] = "/tmp/ttypot-kmsg.XXXXXX";
+	ATF_REQUIRE(mkdtemp(dir) != NULL);
+	struct matrix m;
+	run_suite(tc, dir, true, &m);
+	const struct column *c = m.cols[0];
+	all_pass(c, 10);
+	ATF_CHECK_STREQ(c->kmsg_mode, "boot");
+	const struct kwarn *line = NULL, *flag = NULL;
+	for (size_t i = 0; i < c->nkw; i++) {
+		const struct kwarn *w = &c->kw[i];
+		if (w->kind == KW_KMSG && strstr(w->text, "WARNING: CPU: 0 PID: ") &&
+		    strstr(w->text, "t_kmsg_warn.c warns_and_taints"))
+			line = w;
+		if (w->kind == KW_TAINT && (w->taint & ~w->taint_old & TAINT_USER))
+			flag = w;
+	}
+	ATF_CHECK_MSG(line != NULL, "no kernel warning holds the WARNING line (%zu warnings)",
+		      c->nkw);
+	ATF_CHECK_MSG(flag != NULL, "no kernel warning holds the new TAINT_USER flag");
+	if (line) {
+		ATF_CHECK_MSG(listed(line, WARNS), "the WARNING line is not attributed to " WARNS);
+		ATF_CHECK(line->ktime > 0 && line->to > 0);
+		ATF_CHECK(line->taint & TAINT_USER);
+	}
+	if (flag)
+		ATF_CHECK_MSG(listed(flag, WARNS), "the taint is not attributed to " WARNS);
+	ATF_CHECK(column_new_taint(c) & TAINT_USER);
+	/* matrix.md says so, though every cell passes */
+	char md[1200];
+	snprintf(md, sizeof md, "%s/out/matrix.md", dir);
+	char *text = ku_read_file(md, NULL);
+	ATF_REQUIRE_MSG(text != NULL, "%s unreadable", md);
+	ATF_CHECK_MSG(strstr(text, " kernel warnings**.") != NULL, "%s: no kernel warnings count", md);
+	ATF_CHECK(strstr(text, "| t\\_kmsg\\_warn:warns\\_and\\_taints | pass \xe2\x9a\xa0 |") != NULL);
+	free(text);
+	matrix_free(&m);
+	cleanup(tc, dir);
+}
+
+ATF_TC(quiet_boot_shows_none);
+ATF_TC_HEAD(quiet_boot_shows_none, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The same boot without the warning program: the kernel "
+			  "log was watched from boot and the column has no kernel warning and no "
+			  "new taint flag");
+	atf_tc_set_md_var(tc, "timeout", "900");
+	atf_tc_set_md_var(tc, "require.progs", "qemu-system-x86_64 apt-get dpkg-deb cpio");
+}
+ATF_TC_BODY(quiet_boot_shows_none, tc)
+{
+	char dir[] = "/tmp/ttypot-kmsg.XXXXXX";
+	ATF_REQUIRE(mkdtemp(dir) != NULL);
+	struct matrix m;
+	run_suite(tc, dir, false, &m);
+	const struct column *c = m.cols[0];
+	all_pass(c, 8);
+	ATF_CHECK_STREQ(c->kmsg_mode, "boot");
+	ATF_CHECK_EQ(c->taint_start, 0);
+	for (size_t i = 0; i < c->nkw; i++)
+		atf_tc_fail_nonfatal("kernel warning: %s", c->kw[i].text);
+	ATF_CHECK_EQ(column_new_taint(c), 0);
+	matrix_free(&m);
+	cleanup(tc, dir);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, warning_and_taint_attributed);
+	ATF_TP_ADD_TC(tp, quiet_boot_shows_none);
+	return atf_no_error();
+}
