@@ -42,6 +42,12 @@ static void results_channel(const uint8_t *data, size_t size)
 		require_utf8("case id", c->cases[i].id);
 		require_utf8("reason", c->cases[i].reason);
 	}
+	require_utf8("kmsg note", c->kmsg_note);
+	for (size_t i = 0; i < c->nkw; i++) {
+		require_utf8("kernel warning", c->kw[i].text);
+		for (size_t k = 0; k < c->kw[i].cases.n; k++)
+			require_utf8("kernel warning case", c->kw[i].cases.v[k]);
+	}
 	struct matrix m;
 	matrix_init(&m);
 	matrix_add(&m, c);
@@ -78,6 +84,13 @@ static void matrix_json(const uint8_t *data, size_t size)
 				m.ncols, m.rows.n, again.ncols, again.rows.n);
 			abort();
 		}
+		for (size_t i = 0; i < m.ncols; i++)
+			if (column_warning_count(again.cols[i]) != column_warning_count(m.cols[i])) {
+				fprintf(stderr, "round trip changed column %zu's kernel warnings: "
+					"%zu -> %zu\n", i, column_warning_count(m.cols[i]),
+					column_warning_count(again.cols[i]));
+				abort();
+			}
 		matrix_free(&again);
 		rbuf_free(&b);
 	}

@@ -37,6 +37,16 @@ static void copy(char *dst, size_t n, const json_t *o, const char *key)
 	snprintf(dst, n, "%s", merge_str(o, key, ""));
 }
 
+/* Taint flags as written (an integer); anything else is 0. */
+static unsigned long merge_flags(const json_t *o, const char *key, unsigned long dflt)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v)
+		return dflt;
+	return json_is_integer(v) && json_integer_value(v) >= 0
+	       ? (unsigned long)json_integer_value(v) : 0;
+}
+
 /* A time of a kernel warning: null (unknown, or at boot) is -1. */
 static double merge_time(const json_t *o, const char *key)
 {
@@ -53,18 +63,20 @@ static void load_kwarn(struct column *c, const json_t *o)
 		free(c->kmsg_note);
 		c->kmsg_note = utf8_clean(merge_str(km, "note", ""),
 					  strlen(merge_str(km, "note", "")));
-		c->taint_start = (long long)merge_num(km, "taint_start", -1);
+		json_t *ts = json_object_get(km, "taint_start");
+		c->taint_start = json_is_integer(ts) && json_integer_value(ts) >= 0
+				 ? (long long)json_integer_value(ts) : -1;
 	}
 	json_array_foreach(json_object_get(o, "kernel_warnings"), i, w) {
 		if (!json_is_object(w))
 			continue;
-		double taint = merge_num(w, "taint", 0), old = merge_num(w, "taint_old", taint);
+		unsigned long taint = merge_flags(w, "taint", 0),
+			      old = merge_flags(w, "taint_old", taint);
 		struct kwarn *k = col_add_kwarn(c, strcmp(merge_str(w, "kind", ""), "taint") == 0
 						   ? KW_TAINT : KW_KMSG,
 						merge_str(w, "text", ""), merge_time(w, "ktime"),
 						merge_time(w, "from"), merge_time(w, "to"),
-						taint >= 0 ? (unsigned long)taint : 0,
-						old >= 0 ? (unsigned long)old : 0, NULL);
+						taint, old, NULL);
 		/* the cases saved, not a new attribution (no spans here) */
 		idlist_free(&k->cases);
 		size_t j;
