@@ -4,6 +4,7 @@
 #include "proto.h"
 #include "rbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,25 @@ static int do_end(struct column *c, const struct fields *f)
 	return 0;
 }
 
+/* A time field: seconds, or "boot" (-1). */
+static bool parse_when(const char *s, double *out)
+{
+	if (strcmp(s, "boot") == 0) {
+		*out = -1;
+		return true;
+	}
+	return parse_double(s, out) && *out >= 0 && isfinite(*out);
+}
+
+static bool parse_flags(const char *s, unsigned long *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return false;
+	*out = strtoul(s, &end, 10);
+	return *end == '\0';
+}
+
 static int do_case(struct column *c, const struct fields *f)
 {
 	if (f->count < 4)
@@ -123,7 +143,7 @@ static int do_case(struct column *c, const struct fields *f)
 		double t_end = -1;
 		if (nf >= 6 && f->n[nf - 1] > 5 && memcmp(f->p[nf - 1], "mono=", 5) == 0) {
 			char *m = field(f, nf - 1);
-			if (parse_double(m + 5, &t_end) && t_end >= 0)
+			if (parse_when(m + 5, &t_end) && t_end >= 0)
 				nf--;
 			else
 				t_end = -1;
@@ -154,25 +174,6 @@ static int do_case(struct column *c, const struct fields *f)
 	return rc;
 }
 
-/* A time field: seconds, or "boot" (-1). */
-static bool parse_when(const char *s, double *out)
-{
-	if (strcmp(s, "boot") == 0) {
-		*out = -1;
-		return true;
-	}
-	return parse_double(s, out) && *out >= 0;
-}
-
-static bool parse_flags(const char *s, unsigned long *out)
-{
-	char *end;
-	if (*s < '0' || *s > '9')
-		return false;
-	*out = strtoul(s, &end, 10);
-	return *end == '\0';
-}
-
 /* "span <program:case> <start> <end>": Kyua's own times of a case */
 static int do_span(struct column *c, const struct fields *f)
 {
@@ -182,7 +183,7 @@ static int do_span(struct column *c, const struct fields *f)
 	double s, e;
 	int rc = -1;
 	const char *idp = strncmp(id, "cases/", 6) == 0 ? id + 6 : id;
-	if (parse_double(a, &s) && parse_double(b, &e) && s >= 0 && e >= s) {
+	if (parse_when(a, &s) && s >= 0 && parse_when(b, &e) && e >= s) {
 		struct case_result *r = col_find(c, idp);
 		if (r) { /* a span for a case never reported is of no use */
 			r->t_start = s;
@@ -208,7 +209,7 @@ static int do_watch(struct column *c, const struct fields *f)
 	unsigned long fl;
 	int rc = -1;
 	if ((!strcmp(mode, "boot") || !strcmp(mode, "window") || !strcmp(mode, "off")) &&
-	    parse_double(mono, &t) && parse_flags(taint, &fl)) {
+	    parse_when(mono, &t) && t >= 0 && parse_flags(taint, &fl)) {
 		snprintf(c->kmsg_mode, sizeof c->kmsg_mode, "%s", mode);
 		/* a guest's kernel boots untainted: its flags at the watch are
 		 * the boot's findings (a taint line), not a starting point */
@@ -234,7 +235,7 @@ static int do_kmsg(struct column *c, const struct fields *f)
 	double k, t;
 	unsigned long fl;
 	int rc = -1;
-	if (parse_double(kt, &k) && parse_when(mono, &t) && parse_flags(taint, &fl)) {
+	if (parse_when(kt, &k) && k >= 0 && parse_when(mono, &t) && parse_flags(taint, &fl)) {
 		struct rbuf text = {0};
 		rbuf_add(&text, "");
 		for (int i = 5; i < f->count; i++) {
@@ -266,7 +267,7 @@ static int do_taint(struct column *c, const struct fields *f)
 	double a, b;
 	unsigned long o, n;
 	int rc = -1;
-	if (parse_when(from, &a) && parse_double(to, &b) && parse_flags(old, &o) &&
+	if (parse_when(from, &a) && parse_when(to, &b) && b >= 0 && parse_flags(old, &o) &&
 	    parse_flags(now, &n)) {
 		char what[400], text[480];
 		taint_describe(n & ~o, what, sizeof what);
