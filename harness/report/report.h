@@ -37,7 +37,7 @@ void report_col_meta(const struct column *c, struct rbuf *out);
 
 /* Kernel warnings (result.h): all the matrix holds; a column's in a few
  * words ("2 kernel warnings, taint +W (warn)", "none", "not watched",
- * "none (log unreadable: ...)"); the cases of one ("boot", "none running"). */
+ * "none (kernel log unreadable: ...)"); the cases of one ("boot", "none running"). */
 size_t report_kwarn_total(const struct matrix *m);
 void report_kwarn_summary(const struct column *c, struct rbuf *out);
 void report_kwarn_cases(const struct kwarn *w, struct rbuf *out);

@@ -73,9 +73,11 @@ void report_kwarn_summary(const struct column *c, struct rbuf *out)
 	} else if (!c->kmsg_mode[0]) {
 		rbuf_add(out, "not watched");
 	} else if (strcmp(c->kmsg_mode, "off") == 0) {
-		rbuf_addf(out, "none (kernel log unreadable: %s; taint watched)", c->kmsg_note);
+		rbuf_addf(out, "none (kernel log unreadable: %s)", c->kmsg_note);
 	} else {
 		rbuf_add(out, "none");
+		if (c->kmsg_note[0])
+			rbuf_addf(out, " (%s)", c->kmsg_note);
 	}
 }
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "ingest.h"
+#include "kutil.h"
 #include "merge.h"
 #include "proto.h"
 #include "rbuf.h"
@@ -339,6 +341,94 @@ ATF_TC_BODY(watcher_starts_and_stops, tc)
 	col_free(c);
 }
 
+ATF_TC(unreadable_log_said_once);
+ATF_TC_HEAD(unreadable_log_said_once, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A watcher that may not read /dev/kmsg (an unprivileged "
+			  "user where dmesg_restrict is 1) still becomes ready, says why once on "
+			  "stderr and in an off watch line, and ends at SIGTERM with status 0");
+	atf_tc_set_md_var(tc, "require.user", "root");
+	atf_tc_set_md_var(tc, "timeout", "60");
+}
+ATF_TC_BODY(unreadable_log_said_once, tc)
+{
+	char r[8] = "";
+	int fd = open("/proc/sys/kernel/dmesg_restrict", O_RDONLY);
+	if (fd < 0 || read(fd, r, sizeof r - 1) <= 0 || r[0] != '1')
+		atf_tc_skip("kernel.dmesg_restrict is not 1: every user may read the kernel log");
+	close(fd);
+	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
+	char root[1024], script[1100], dir[] = "/tmp/ttypot-kmsg-off.XXXXXX", fifo[64], out[64],
+	     err[64];
+	snprintf(root, sizeof root, "%s/../..", src);
+	snprintf(script, sizeof script, "%s/fixtures/guest/kmsg-watch.sh", root);
+	ATF_REQUIRE(mkdtemp(dir) != NULL && chmod(dir, 0755) == 0);
+	snprintf(fifo, sizeof fifo, "%s/ready", dir);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(err, sizeof err, "%s/err", dir);
+	ATF_REQUIRE(mkfifo(fifo, 0666) == 0 && chmod(fifo, 0666) == 0);
+	pid_t pid = fork();
+	ATF_REQUIRE(pid >= 0);
+	if (pid == 0) {
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(127);
+		/* nobody: no CAP_SYSLOG */
+		if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+		    setresuid(65534, 65534, 65534) < 0)
+			_exit(127);
+		if (access(script, R_OK) < 0)
+			_exit(126);
+		execl("/bin/sh", "sh", script, root, fifo, "/nonexistent/seen", (char *)NULL);
+		_exit(127);
+	}
+	int rfd = open(fifo, O_RDONLY | O_NONBLOCK);
+	ATF_REQUIRE(rfd >= 0);
+	char buf[64] = "";
+	ssize_t n = -1;
+	struct pollfd p = {rfd, POLLIN, 0};
+	if (poll(&p, 1, 30000) > 0)
+		n = read(rfd, buf, sizeof buf - 1);
+	close(rfd);
+	kill(pid, SIGTERM);
+	int st = -1;
+	double t0 = mono_now();
+	while (waitpid(pid, &st, WNOHANG) == 0 && mono_now() - t0 < 20)
+		poll(NULL, 0, 20);
+	if (!WIFEXITED(st) && !WIFSIGNALED(st)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		atf_tc_fail("the watcher did not end within 20 s of SIGTERM");
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 126)
+		atf_tc_skip("%s is not readable by nobody", script);
+	ATF_CHECK_MSG(n > 0 && strncmp(buf, "ready\n", 6) == 0, "no ready line");
+	ATF_CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "watcher status %d", st);
+	struct column *c = col_new("host");
+	char msg[256];
+	ATF_REQUIRE_MSG(ingest_file(c, out, msg, sizeof msg) == 0, "%s", msg);
+	ATF_CHECK_EQ(c->garbage, 0);
+	ATF_CHECK_STREQ(c->kmsg_mode, "off");
+	ATF_CHECK_MSG(strstr(c->kmsg_note, "/dev/kmsg: ") != NULL, "note \"%s\"", c->kmsg_note);
+	struct rbuf t = {0};
+	report_kwarn_summary(c, &t);
+	ATF_CHECK_MSG(strncmp(t.s, "none (kernel log unreadable: /dev/kmsg: ", 40) == 0,
+		      "summary \"%s\"", t.s);
+	rbuf_free(&t);
+	col_free(c);
+	char *e = ku_read_file(err, NULL);
+	int said = 0;
+	for (const char *q = e ? e : ""; (q = strstr(q, "/dev/kmsg")); q++)
+		said++;
+	ATF_CHECK_EQ_MSG(said, 1, "stderr names /dev/kmsg %d times: %s", said, e ? e : "");
+	free(e);
+	unlink(fifo);
+	unlink(out);
+	unlink(err);
+	rmdir(dir);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, lines_parse_and_attribute);
@@ -347,5 +437,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, reports_show_warnings);
 	ATF_TP_ADD_TC(tp, json_round_trip);
 	ATF_TP_ADD_TC(tp, watcher_starts_and_stops);
+	ATF_TP_ADD_TC(tp, unreadable_log_said_once);
 	return atf_no_error();
 }
