@@ -167,6 +167,12 @@ static void overview_cell(const struct matrix *m, size_t first, size_t end, size
 				  status_name(severity[i]), n[severity[i]]);
 	if (regressions)
 		rbuf_addf(b, " <b>(%ld regression%s)</b>", regressions, regressions == 1 ? "" : "s");
+	long warned = 0;
+	for (size_t r = first; r < end; r++)
+		warned += matrix_cell(m, r, c) && column_case_warnings(m->cols[c], m->rows.v[r]);
+	if (warned)
+		rbuf_addf(b, " <span class=\"kwm\" title=\"%ld case%s ran while the kernel warned\">"
+			  "\xe2\x9a\xa0 %ld</span>", warned, warned == 1 ? "" : "s", warned);
 	rbuf_add(b, "</a></td>");
 }
 
