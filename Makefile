@@ -97,7 +97,7 @@ FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 20
 FUZZ         := harness/fuzz/fuzz_readers
 $(FUZZ): harness/fuzz/fuzz_readers.c $(HARNESS_LIB_SRCS) $(HARNESS_HDRS)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -DTTYPOT_VERSION='"$(VERSION)"' -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -Wno-unknown-warning-option $(HARNESS_INC) -o $@ $< $(HARNESS_LIB_SRCS) \
 		$(HARNESS_LIBS)
 

@@ -637,6 +637,16 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	} else if (nk) {
 		m->status = MS_KILLED;
 		snprintf(m->reason, sizeof m->reason, "%s", rbuf_str(&killers));
+	} else if (r.begun && (column_warning_count(r.col) > column_warning_count(base->col) ||
+			       (column_taint_appeared(r.col) && !column_taint_appeared(base->col)))) {
+		/* Nothing a program read differed; the kernel itself complained. */
+		m->status = MS_KILLED_WARNING;
+		const char *what = r.col->nkw ? r.col->kw[r.col->nkw - 1].text : "new taint";
+		char progs[160] = "";
+		if (r.col->nkw && r.col->kw[r.col->nkw - 1].cases.n)
+			snprintf(progs, sizeof progs, " (running: %s)",
+				 r.col->kw[r.col->nkw - 1].cases.v[0]);
+		snprintf(m->reason, sizeof m->reason, "kernel warning: %.200s%s", what, progs);
 	} else if (!r.begun && r.end == RUN_PANIC) {
 		m->status = MS_KILLED;
 		snprintf(m->reason, sizeof m->reason, "kernel panic before the suite started");
