@@ -710,6 +710,11 @@ int cmd_mutants_generate(int argc, char **argv)
 	unsigned char *pick = NULL;
 	struct cover_map map = {0};
 	bool have_map = false;
+	if (o.map && strcmp(o.map, "none") && !ku_is_file(o.map)) {
+		fprintf(stderr, "ttypot: mutants: --map %s: no such file (make coverage writes "
+			"reports/cover.map)\n", o.map);
+		goto out;
+	}
 	snprintf(g.src, sizeof g.src, "%s/src/%s", e.cache, GEN_SOURCE);
 	char mark[PATH_MAX + 32];
 	snprintf(mark, sizeof mark, "%s/.ttypot-unpacked", g.src);
@@ -791,22 +796,7 @@ int cmd_mutants_generate(int argc, char **argv)
 		fprintf(stderr, "ttypot: mutants: %s: %s\n", o.outdir, strerror(errno));
 		goto out;
 	}
-	/* Coverage triage. */
-	char mapdef[PATH_MAX + 32];
-	snprintf(mapdef, sizeof mapdef, "%s/reports/cover.map", e.suite);
-	const char *mapf = o.map ? o.map : mapdef;
-	if (o.map && !strcmp(o.map, "none")) {
-		ku_progress("mutants: --map none: every mutant runs %s",
-			    o.cases ? "the --cases programs" : "the whole suite");
-	} else if (cover_load(mapf, &map, err, sizeof err) == 0) {
-		have_map = true;
-	} else if (o.map) {
-		fprintf(stderr, "ttypot: mutants: --map: %s\n", err);
-		goto out;
-	} else {
-		ku_progress("mutants: no coverage map (%s): every mutant runs the whole suite "
-			    "(make coverage writes the map)", err);
-	}
+	save(o.outdir, &sp, &g, pick, t0, 0, 0);
 	char cases[2048] = "";
 	if (o.cases) {
 		snprintf(cases, sizeof cases, "%s", o.cases);
@@ -814,22 +804,6 @@ int cmd_mutants_generate(int argc, char **argv)
 			if (*p == ',')
 				*p = ' ';
 	}
-	size_t uncovered = 0;
-	for (size_t i = 0; i < g.n; i++) {
-		struct mutant *m = &g.v[i].m;
-		if (!pick[i] || m->status != MS_PENDING || m->covered_by[0])
-			continue;
-		if (have_map)
-			cover_triage(&map, m);
-		else
-			snprintf(m->covered_by, sizeof m->covered_by, "*");
-		if (cases[0] && m->status == MS_PENDING)
-			restrict_to(m, cases);
-		uncovered += m->status == MS_NOT_COVERED;
-	}
-	ku_progress("mutants: coverage: %zu sampled mutants on lines no program executes",
-		    uncovered);
-	save(o.outdir, &sp, &g, pick, t0, 0, 0);
 	/* The schemata kernel: the sampled mutants still pending. */
 	unsigned char *in = calloc(g.n ? g.n : 1, 1);
 	for (size_t i = 0; i < g.n; i++)
@@ -900,6 +874,39 @@ int cmd_mutants_generate(int argc, char **argv)
 		    base.col->ncases, bpass, bbad, base.boot_s, base.suite_s);
 	double baseline_s = base.wall_s;
 	write_baseline(o.outdir, base.col);
+	/* Coverage triage, when the runs start (the map may be made while the
+	 * kernel builds and the objects are compared). */
+	char mapdef[PATH_MAX + 32];
+	snprintf(mapdef, sizeof mapdef, "%s/reports/cover.map", e.suite);
+	const char *mapf = o.map ? o.map : mapdef;
+	if (o.map && !strcmp(o.map, "none")) {
+		ku_progress("mutants: --map none: every mutant runs %s",
+			    o.cases ? "the --cases programs" : "the whole suite");
+	} else if (cover_load(mapf, &map, err, sizeof err) == 0) {
+		have_map = true;
+	} else if (o.map) {
+		fprintf(stderr, "ttypot: mutants: --map: %s\n", err);
+		{ col_free(base.col); free(order); goto out; }
+	} else {
+		ku_progress("mutants: no coverage map (%s): every mutant runs the whole suite "
+			    "(make coverage writes the map)", err);
+	}
+	size_t uncovered = 0;
+	for (size_t i = 0; i < g.n; i++) {
+		struct mutant *m = &g.v[i].m;
+		if (!pick[i] || m->status != MS_PENDING || m->covered_by[0])
+			continue;
+		if (have_map)
+			cover_triage(&map, m);
+		else
+			snprintf(m->covered_by, sizeof m->covered_by, "*");
+		if (cases[0] && m->status == MS_PENDING)
+			restrict_to(m, cases);
+		uncovered += m->status == MS_NOT_COVERED;
+	}
+	ku_progress("mutants: coverage: %zu sampled mutants on lines no program executes",
+		    uncovered);
+	save(o.outdir, &sp, &g, pick, t0, baseline_s, build_s);
 	size_t todo = 0, done = 0;
 	for (size_t i = 0; i < norder; i++)
 		todo += order[i]->m.status == MS_PENDING;
