@@ -496,63 +496,72 @@ static int build_schemata(struct kr_env *me, struct gen *g, unsigned char *in,
 }
 
 /* Equivalence by object code: each mutant's file compiled with the guard
- * folded to its id, against the same file folded to 0. */
+ * folded to its id, against the same file folded to 0; two compiles at a
+ * time (the cores), one file after another. */
+#define GEN_CC_JOBS 2
 static void equivalence_triage(const char *bdir, const char *work, struct gmut **order,
 			       size_t n)
 {
-	char ref[PATH_MAX], obj[PATH_MAX], err[600];
-	const char *reffile = "";
-	bool have_ref = false;
+	char ref[PATH_MAX], err[600];
 	size_t done = 0, equiv = 0;
-	double t0 = proc_now(), last = t0;
+	double t0 = proc_now();
 	snprintf(ref, sizeof ref, "%s/ref.o", work);
-	snprintf(obj, sizeof obj, "%s/mut.o", work);
-	for (size_t i = 0; i < n && !kr_interrupted; i++) {
-		struct mutant *m = &order[i]->m;
-		if (m->status != MS_PENDING || !strcmp(m->reason, GEN_CHECKED))
+	struct gmut **todo = calloc(n ? n : 1, sizeof *todo);
+	unsigned *ids = calloc(n ? n : 1, sizeof *ids);
+	int *res = calloc(n ? n : 1, sizeof *res);
+	char **diag = calloc(n ? n : 1, sizeof *diag);
+	for (size_t i = 0; i < n && !kr_interrupted;) {
+		const char *file = order[i]->m.file;
+		size_t k = 0;
+		for (; i < n && !strcmp(order[i]->m.file, file); i++)
+			if (order[i]->m.status == MS_PENDING && strcmp(order[i]->m.reason, GEN_CHECKED))
+				todo[k] = order[i], ids[k++] = order[i]->m.id;
+		if (!k)
 			continue;
-		if (strcmp(reffile, m->file)) {
-			reffile = m->file;
-			struct rbuf diag = {0};
-			have_ref = mtree_compile_const(bdir, m->file, 0, ref, &diag, err,
-						       sizeof err) == 0;
-			if (!have_ref)
-				ku_progress("mutants: cannot compile %s for id 0 (%s%.300s): no "
-					    "equivalence triage for its mutants", m->file, err,
-					    rbuf_str(&diag));
-			rbuf_free(&diag);
+		struct rbuf d0 = {0};
+		if (mtree_compile_const(bdir, file, 0, ref, &d0, err, sizeof err) != 0) {
+			ku_progress("mutants: cannot compile %s for id 0 (%s%.300s): no equivalence "
+				    "triage for its mutants", file, err, rbuf_str(&d0));
+			rbuf_free(&d0);
+			continue;
 		}
-		if (!have_ref)
-			continue;
-		struct rbuf diag = {0};
-		int c = mtree_compile_const(bdir, m->file, m->id, obj, &diag, err, sizeof err);
-		if (c == 1) {
-			m->status = MS_UNCOMPILABLE;
-			const char *e = strstr(rbuf_str(&diag), "error:");
-			snprintf(m->reason, sizeof m->reason, "%.290s", e ? e : rbuf_str(&diag));
-			m->reason[strcspn(m->reason, "\n")] = '\0';
-		} else if (c == 0) {
-			int same = mtree_same_code(ref, obj, err, sizeof err);
-			if (same == 1) {
-				m->status = MS_EQUIVALENT;
-				snprintf(m->reason, sizeof m->reason,
-					 "equivalent: identical object code");
-				equiv++;
-			} else if (same == 0) {
-				snprintf(m->reason, sizeof m->reason, GEN_CHECKED);
+		rbuf_free(&d0);
+		double t1 = proc_now();
+		mtree_compile_batch(bdir, file, ids, k, work, GEN_CC_JOBS, res, diag);
+		for (size_t j = 0; j < k; j++) {
+			struct mutant *m = &todo[j]->m;
+			char obj[PATH_MAX];
+			snprintf(obj, sizeof obj, "%s/mut-%u.o", work, m->id);
+			if (res[j] == 1) {
+				m->status = MS_UNCOMPILABLE;
+				snprintf(m->reason, sizeof m->reason, "%.290s", diag[j]);
+			} else if (res[j] == 0) {
+				int same = mtree_same_code(ref, obj, err, sizeof err);
+				if (same == 1) {
+					m->status = MS_EQUIVALENT;
+					snprintf(m->reason, sizeof m->reason,
+						 "equivalent: identical object code");
+					equiv++;
+				} else if (same == 0) {
+					snprintf(m->reason, sizeof m->reason, GEN_CHECKED);
+				}
+			} else {
+				ku_progress("mutants: %s: not compiled (%s)", m->key,
+					    diag[j] ? diag[j] : "?");
 			}
+			unlink(obj);
+			free(diag[j]);
+			diag[j] = NULL;
+			done++;
 		}
-		rbuf_free(&diag);
-		done++;
-		double now = proc_now();
-		if (now - last > 30) {
-			ku_progress("mutants: equivalence: %zu compiled, %zu equivalent (%.0f s)",
-				    done, equiv, now - t0);
-			last = now;
-		}
+		ku_progress("mutants: equivalence: %s: %zu compiled in %.0f s (%zu equivalent "
+			    "so far)", file, k, proc_now() - t1, equiv);
 	}
+	free(todo);
+	free(ids);
+	free(res);
+	free(diag);
 	unlink(ref);
-	unlink(obj);
 	ku_progress("mutants: equivalence: %zu compiled, %zu equivalent in %.0f s", done,
 		    equiv, proc_now() - t0);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Paths are bounded by PATH_MAX; a truncated message is only shorter. */
@@ -106,8 +107,10 @@ int mtree_prepare(const char *pristine, const char *tree, char *err, size_t errl
 	return rc;
 }
 
-int mtree_compile_const(const char *build_dir, const char *rel, unsigned id,
-			const char *out_obj, struct rbuf *diag, char *err, size_t errlen)
+/* The shell command compiling rel as build_dir's .cmd file says, with
+ * -DTTYPOT_MUTANT_CONST=id, into out_obj.  0, or -1 with a message. */
+static int const_command(const char *build_dir, const char *rel, unsigned id,
+			 const char *out_obj, struct rbuf *sh, char *err, size_t errlen)
 {
 	/* drivers/tty/n_tty.c -> drivers/tty/.n_tty.o.cmd */
 	char cmdf[PATH_MAX], obj[PATH_MAX];
@@ -147,10 +150,18 @@ int mtree_compile_const(const char *build_dir, const char *rel, unsigned id,
 	char *md = strstr(cmd + 3, "-Wp,-MMD,");
 	if (md)
 		memset(md, ' ', strcspn(md, " "));
-	struct rbuf sh = {0};
-	rbuf_addf(&sh, "%s -DTTYPOT_MUTANT_CONST=%u -o %s %s", cmd + 3, id, out_obj,
+	rbuf_addf(sh, "%s -DTTYPOT_MUTANT_CONST=%u -o %s %s", cmd + 3, id, out_obj,
 		  o + strlen(want));
 	free(text);
+	return 0;
+}
+
+int mtree_compile_const(const char *build_dir, const char *rel, unsigned id,
+			const char *out_obj, struct rbuf *diag, char *err, size_t errlen)
+{
+	struct rbuf sh = {0};
+	if (const_command(build_dir, rel, id, out_obj, &sh, err, errlen) < 0)
+		return -1;
 	const char *argv[] = { "sh", "-c", rbuf_str(&sh), NULL };
 	struct proc_opts po = { .cwd = build_dir, .deadline_ms = MTREE_CC_DEADLINE_MS };
 	struct proc_result *pr = malloc(sizeof *pr);
@@ -168,6 +179,78 @@ int mtree_compile_const(const char *build_dir, const char *rel, unsigned id,
 	free(pr);
 	rbuf_free(&sh);
 	return rc;
+}
+
+/* The compiler's first error line in a log, malloc'd. */
+static char *first_error(const char *log)
+{
+	char *text = ku_read_file(log, NULL);
+	const char *e = text ? strstr(text, "error:") : NULL;
+	char line[300];
+	snprintf(line, sizeof line, "%.*s", e ? (int)strcspn(e, "\n") : 0, e ? e : "");
+	free(text);
+	return xstrdup(line[0] ? line : "the compiler failed");
+}
+
+void mtree_compile_batch(const char *build_dir, const char *rel, const unsigned *ids,
+			 size_t n, const char *workdir, int jobs, int *res, char **diag)
+{
+	pid_t *pid = calloc(n ? n : 1, sizeof *pid);
+	double *start = calloc(n ? n : 1, sizeof *start);
+	size_t next = 0, running = 0, finished = 0;
+	while (finished < n) {
+		while (running < (size_t)jobs && next < n) {
+			size_t i = next++;
+			char obj[PATH_MAX], log[PATH_MAX], err[600];
+			snprintf(obj, sizeof obj, "%s/mut-%u.o", workdir, ids[i]);
+			snprintf(log, sizeof log, "%s/mut-%u.log", workdir, ids[i]);
+			struct rbuf sh = {0};
+			res[i] = -1;
+			diag[i] = NULL;
+			if (const_command(build_dir, rel, ids[i], obj, &sh, err, sizeof err) < 0) {
+				diag[i] = xstrdup(err);
+				finished++;
+				continue;
+			}
+			const char *argv[] = { "sh", "-c", rbuf_str(&sh), NULL };
+			struct proc_opts po = { .cwd = build_dir, .stdout_path = log,
+						.stderr_path = log };
+			pid[i] = proc_spawn(argv, &po, err, sizeof err);
+			rbuf_free(&sh);
+			if (pid[i] < 0) {
+				diag[i] = xstrdup(err);
+				finished++;
+				continue;
+			}
+			start[i] = proc_now();
+			running++;
+		}
+		for (size_t i = 0; i < next; i++) {
+			int st;
+			if (pid[i] <= 0)
+				continue;
+			if (proc_now() - start[i] > MTREE_CC_DEADLINE_MS / 1000) {
+				proc_kill(pid[i], 1000);
+				diag[i] = xstrdup("the compile passed its deadline");
+			} else if (proc_poll_exit(pid[i], &st)) {
+				char log[PATH_MAX];
+				snprintf(log, sizeof log, "%s/mut-%u.log", workdir, ids[i]);
+				res[i] = st == 0 ? 0 : 1;
+				if (st != 0)
+					diag[i] = first_error(log);
+				unlink(log);
+			} else {
+				continue;
+			}
+			pid[i] = 0;
+			running--;
+			finished++;
+		}
+		struct timespec ts = { 0, 50 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	free(pid);
+	free(start);
 }
 
 /* The object without debug information, notes and the compiler's comment. */

@@ -32,6 +32,12 @@ int mtree_compile_const(const char *build_dir, const char *rel, unsigned id,
 			const char *out_obj, struct rbuf *diag, char *err,
 			size_t errlen);
 
+/* mtree_compile_const for ids[0..n) of one file, jobs at a time; objects
+ * go to workdir/mut-ID.o.  res[i]: 0 compiled, 1 rejected (diag[i] gets
+ * the compiler's first error, malloc'd), -1 not tried (diag[i] says why). */
+void mtree_compile_batch(const char *build_dir, const char *rel, const unsigned *ids,
+			 size_t n, const char *workdir, int jobs, int *res, char **diag);
+
 /* Do two objects hold the same code and data (debug information and notes
  * aside)?  1 same, 0 different, -1 with a message. */
 int mtree_same_code(const char *a, const char *b, char *err, size_t errlen);
