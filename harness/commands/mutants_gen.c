@@ -888,7 +888,8 @@ int cmd_mutants_generate(int argc, char **argv)
 	char mapdef[PATH_MAX + 32];
 	snprintf(mapdef, sizeof mapdef, "%s/reports/cover.map", e.suite);
 	const char *mapf = o.map ? o.map : mapdef;
-	if (o.map && !strcmp(o.map, "none")) {
+	bool map_none = o.map && !strcmp(o.map, "none");
+	if (map_none) {
 		ku_progress("mutants: --map none: every mutant runs %s",
 			    o.cases ? "the --cases programs" : "the whole suite");
 	} else if (cover_load(mapf, &map, err, sizeof err) == 0) {
@@ -897,18 +898,17 @@ int cmd_mutants_generate(int argc, char **argv)
 		fprintf(stderr, "ttypot: mutants: --map: %s\n", err);
 		{ col_free(base.col); free(order); goto out; }
 	} else {
-		ku_progress("mutants: no coverage map (%s): every mutant runs the whole suite "
-			    "(make coverage writes the map)", err);
+		ku_progress("mutants: no coverage map yet (%s): a mutant runs the whole suite "
+			    "unless make coverage writes the map before its turn", err);
 	}
 	size_t uncovered = 0;
 	for (size_t i = 0; i < g.n; i++) {
 		struct mutant *m = &g.v[i].m;
 		if (!pick[i] || m->status != MS_PENDING || m->covered_by[0])
 			continue;
-		if (have_map)
-			cover_triage(&map, m);
-		else
-			snprintf(m->covered_by, sizeof m->covered_by, "*");
+		if (!have_map)
+			continue; /* decided when it runs: the map may come by then */
+		cover_triage(&map, m);
 		if (cases[0] && m->status == MS_PENDING)
 			restrict_to(m, cases);
 		uncovered += m->status == MS_NOT_COVERED;
@@ -923,6 +923,25 @@ int cmd_mutants_generate(int argc, char **argv)
 		struct mutant *m = &order[i]->m;
 		if (m->status != MS_PENDING)
 			continue;
+		/* A map written while this run built and compared (make coverage
+		 * beside it) is used from the next mutant on. */
+		if (!have_map && !map_none && ku_is_file(mapf) &&
+		    cover_load(mapf, &map, err, sizeof err) == 0) {
+			have_map = true;
+			ku_progress("mutants: coverage map %s: used from here on", mapf);
+		}
+		if (!m->covered_by[0]) {
+			if (have_map)
+				cover_triage(&map, m);
+			else
+				snprintf(m->covered_by, sizeof m->covered_by, "*");
+			if (cases[0] && m->status == MS_PENDING)
+				restrict_to(m, cases);
+			if (m->status != MS_PENDING) {
+				save(o.outdir, &sp, &g, pick, t0, baseline_s, build_s);
+				continue;
+			}
+		}
 		done++;
 		ku_progress("mutants: [%zu/%zu] %s (%s: %s -> %s), programs: %.120s", done, todo,
 			    m->key, m->func, m->orig, m->repl, m->covered_by);
