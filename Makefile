@@ -32,9 +32,10 @@ FIXTURES     := $(FIXTURE_SRCS:.c=)
 # harness/ is laid out as the data flows, one folder per stage (each .h
 # says what its folder holds): base (buffers, files, the process runner),
 # kernel (specs, resolution), guest (initramfs, QEMU, host runner, results
-# channel), results (ingestion, expectations, matrix, merge), report (every
+# channel), rcache (the result cache: a column whose key matches is read,
+# not run), results (ingestion, expectations, matrix, merge), report (every
 # output format), commands (the subcommands).  main.c is the ttypot command.
-HARNESS_STAGES   := base kernel mutation guest results report commands lava
+HARNESS_STAGES   := base kernel mutation guest rcache results report commands lava
 HARNESS_INC      := $(addprefix -Iharness/,$(HARNESS_STAGES))
 HARNESS_HDRS     := $(wildcard $(addsuffix /*.h,$(addprefix harness/,$(HARNESS_STAGES))))
 HARNESS_LIB_SRCS := $(wildcard $(addsuffix /*.c,$(addprefix harness/,$(HARNESS_STAGES))))

@@ -245,7 +245,11 @@ static const struct {
 	const char *synopsis;
 	const char *more;
 } run_cmds[] = {
-	{ "matrix", CMD_MATRIX, "[OPTIONS] [KERNEL...]", NULL },
+	{ "matrix", CMD_MATRIX, "[OPTIONS] [KERNEL...]",
+	  "--reuse: a column whose key (kernel image and modules, built suite, filter,\n"
+	  "arch/ABI, QEMU version) matches a finished, complete earlier run is read\n"
+	  "from CACHE/results, not run; its heading says from when and which run.\n"
+	  "The host column always runs.\n" },
 	{ "run", CMD_RUN, "[OPTIONS]   (the running kernel only)", NULL },
 	{ "report", CMD_REPORT, "[OPTIONS] RESULTS...",
 	  "RESULTS: matrix.json files or results-channel files (harness/PROTOCOL.md).\n" },
@@ -271,7 +275,9 @@ static void fill_opts(struct cli *o, enum cli_cmd cmd, struct cli_opt *t)
 		size_t n = sizeof opts / sizeof *opts - 1;
 		t[n] = (struct cli_opt){ "arch", 0, OPT_STR, &o->arch, 0, "ARCH",
 			"the arch of kernel image paths (x86_64, arm64, ppc64le)" };
-		t[n + 1] = (struct cli_opt)CLI_OPT_END;
+		t[n + 1] = (struct cli_opt){ "reuse", 0, OPT_FLAG, &o->reuse, 0, NULL,
+			"read columns whose key matches from the result cache" };
+		t[n + 2] = (struct cli_opt)CLI_OPT_END;
 	}
 }
 

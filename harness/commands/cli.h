@@ -86,6 +86,8 @@ struct cli {
 	const char *cache_dir; /* --cache DIR */
 	const char *expect_dir;/* --expect DIR (default SUITE/fixtures/expect) */
 	const char *arch;      /* --arch ARCH (matrix): of kernel image paths */
+	bool reuse;            /* --reuse (matrix): columns from the result cache */
+	const char *run_fresh; /* a spec never read from the cache (ci: the tree) */
 	char **args;           /* kernels, or files */
 	int nargs;
 	bool version;          /* --version (with cmd CMD_HELP) */

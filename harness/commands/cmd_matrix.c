@@ -11,6 +11,7 @@
 #include "matrix.h"
 #include "progress.h"
 #include "rbuf.h"
+#include "rcache.h"
 #include "render.h"
 #include "resolver.h"
 #include "run_detached.h"
@@ -79,6 +80,9 @@ struct job {
 	double t0;
 	char results[4400], console[4400], outcome[4400];
 	struct progress prog;
+	struct rcache_key key; /* what determines its results (rcache.h) */
+	bool keyed;            /* key computed: a guest column that can be kept */
+	bool cache_tried;      /* from_cache() asked */
 };
 
 static void job_paths(struct job *j, const char *rawdir)
@@ -90,21 +94,23 @@ static void job_paths(struct job *j, const char *rawdir)
 	snprintf(j->outcome, sizeof j->outcome, "%s/%s.outcome", rawdir, safe);
 }
 
-static void job_collect(struct job *j, int wstatus, bool killed)
+/* The column from a run's outcome (have: the runner left one), its
+ * results file and, when it did not finish, its console's tail. */
+static void job_collect(struct job *j, const struct run_outcome *out, int wstatus,
+			bool killed)
 {
 	struct column *c = j->col;
-	struct run_outcome out;
-	if (run_detached_outcome(j->outcome, &out)) {
-		c->end = ingest_end(out.end);
-		snprintf(c->accel, sizeof c->accel, "%s", out.accel);
-		c->boot_s = out.boot_s;
-		c->suite_s = out.suite_s;
-		if (out.console_path[0])
-			snprintf(j->console, sizeof j->console, "%s", out.console_path);
-		if (out.end == RUN_ERROR)
-			col_set_error(c, out.err[0] ? out.err : "the run could not start");
-		else if (out.err[0])
-			col_set_error(c, out.err);
+	if (out) {
+		c->end = ingest_end(out->end);
+		snprintf(c->accel, sizeof c->accel, "%s", out->accel);
+		c->boot_s = out->boot_s;
+		c->suite_s = out->suite_s;
+		if (out->console_path[0])
+			snprintf(j->console, sizeof j->console, "%s", out->console_path);
+		if (out->end == RUN_ERROR)
+			col_set_error(c, out->err[0] ? out->err : "the run could not start");
+		else if (out->err[0])
+			col_set_error(c, out->err);
 	} else if (killed) {
 		c->end = END_TIMEOUT;
 		col_set_error(c, "the runner passed its deadline and was killed");
@@ -161,6 +167,7 @@ struct mrun {
 	struct metalist meta;   /* their descriptions and commits */
 	long nexpected;         /* of those, selected by --cases */
 	struct expectations ex;
+	char run_name[PATH_MAX]; /* which run, for the result cache: -o DIR */
 };
 
 /* The kernels: host for run, the command line with its presets expanded
@@ -309,6 +316,89 @@ static void build_initramfs(struct mrun *r)
 	fprintf(stderr, "ttypot: initramfs: %s\n", r->initramfs_err);
 }
 
+/* Did the column finish with every selected case reported (so that it may
+ * stand for a run in the result cache)? */
+static bool col_complete(const struct mrun *r, const struct column *c)
+{
+	if (c->end != END_DONE || !c->begin_seen || !c->end_seen || c->garbage ||
+	    c->truncated || c->error[0] || r->nexpected <= 0)
+		return false;
+	for (size_t i = 0; i < r->expected.n; i++)
+		if (case_selected(r->o->cases, r->expected.v[i]) &&
+		    !col_find(c, r->expected.v[i]))
+			return false;
+	return true;
+}
+
+static bool reuse_allowed(const struct mrun *r, const struct job *j)
+{
+	return r->o->reuse && !(r->o->run_fresh && !strcmp(j->spec.text, r->o->run_fresh));
+}
+
+/* A finished, complete guest column goes into the result cache. */
+static void keep_column(struct mrun *r, struct job *j, const struct run_outcome *out)
+{
+	if (!j->keyed || !col_complete(r, j->col))
+		return;
+	char err[512];
+	if (rcache_store(r->o->cache_dir, &j->key, j->results, out, r->run_name, err,
+			 sizeof err) < 0)
+		fprintf(stderr, "ttypot: warning: %s: not kept in the result cache: %s\n",
+			j->col->label, err);
+}
+
+/* The column read from the result cache when reuse is allowed and its key
+ * matches an entry that gives a complete column; the key is computed for
+ * every guest column (to keep it after the run).  True when it was read. */
+static bool from_cache(struct mrun *r, struct job *j, const struct run_opts *ro)
+{
+	size_t idx = (size_t)(j - r->jobs) + 1;
+	char err[512];
+	j->cache_tried = true;
+	if (j->spec.kind == KSPEC_HOST) {
+		if (r->o->reuse)
+			fprintf(stderr, "[%zu/%zu] %s: runs (the host is never cached)\n", idx,
+				r->n, j->col->label);
+		return false;
+	}
+	if (rcache_key(&j->ki, ro, &j->key, err, sizeof err) < 0) {
+		if (reuse_allowed(r, j))
+			fprintf(stderr, "[%zu/%zu] %s: runs (no result cache key: %s)\n", idx,
+				r->n, j->col->label, err);
+		return false;
+	}
+	j->keyed = true;
+	if (!reuse_allowed(r, j))
+		return false;
+	job_paths(j, r->rawdir);
+	struct rcache_hit hit;
+	int got = rcache_fetch(r->o->cache_dir, &j->key, j->results, &hit, err, sizeof err);
+	if (got < 0)
+		fprintf(stderr, "[%zu/%zu] %s: result cache: %s\n", idx, r->n, j->col->label, err);
+	/* Whole or not at all: an entry that does not give a complete column
+	 * (it never should: the key holds the suite) is not used. */
+	struct column *probe = col_new(j->col->label);
+	bool whole = got == 1 && ingest_file(probe, j->results, err, sizeof err) == 0;
+	probe->end = END_DONE;
+	whole = whole && col_complete(r, probe);
+	col_free(probe);
+	if (!whole) {
+		fprintf(stderr, "[%zu/%zu] %s: not in the result cache (key %.12s): runs\n", idx,
+			r->n, j->col->label, j->key.hex);
+		return false;
+	}
+	unlink(j->console);
+	j->console[0] = '\0';
+	job_collect(j, &hit.out, 0, false);
+	rcache_hit_note(&hit, j->col->cached, sizeof j->col->cached);
+	long bad = 0;
+	for (size_t i = 0; i < j->col->ncases; i++)
+		bad += status_bad(j->col->cases[i].raw);
+	fprintf(stderr, "[%zu/%zu] %s: not run: %s (key %.12s), %zu cases, %ld failed\n",
+		idx, r->n, j->col->label, j->col->cached, j->key.hex, j->col->ncases, bad);
+	return true;
+}
+
 static void start_job(struct mrun *r, struct job *j, const struct run_opts *ro)
 {
 	job_paths(j, r->rawdir);
@@ -346,8 +436,12 @@ static bool poll_job(struct mrun *r, struct job *j)
 	}
 	if (w != j->pid)
 		return false;
-	job_collect(j, st, killed);
+	struct run_outcome out;
+	bool have = run_detached_outcome(j->outcome, &out);
+	job_collect(j, have ? &out : NULL, st, killed);
 	progress_finish(&j->prog, j->col);
+	if (have)
+		keep_column(r, j, &out);
 	return true;
 }
 
@@ -412,6 +506,11 @@ static void run_all(struct mrun *r)
 		while (!interrupted && running < maxjobs && next < r->n &&
 		       r->jobs[next].resolved) {
 			struct job *j = &r->jobs[next];
+			/* A column read from the result cache needs no initramfs. */
+			if (j->runnable && !j->cache_tried && from_cache(r, j, &ro)) {
+				next++;
+				continue;
+			}
 			if (j->runnable && j->spec.kind != KSPEC_HOST && !initramfs_built)
 				break;
 			next++;
@@ -506,6 +605,8 @@ int cmd_matrix(const struct cli *o, const char *argv0)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	snprintf(r.initramfs, sizeof r.initramfs, "%s/initramfs.cpio.gz", r.rawdir);
+	if (!realpath(o->outdir, r.run_name))
+		snprintf(r.run_name, sizeof r.run_name, "%s", o->outdir);
 	make_columns(&r);
 	run_all(&r);
 	rc = finish(&r);

@@ -32,6 +32,8 @@ void report_col_title(const struct column *c, struct rbuf *out)
 	char aa[40];
 	col_arch_abi(c, aa, sizeof aa);
 	rbuf_addf(out, "%s%s%s", c->label, aa[0] ? " \xc2\xb7 " : "", aa);
+	if (c->cached[0])
+		rbuf_add(out, " \xc2\xb7 cached");
 }
 
 void report_col_meta(const struct column *c, struct rbuf *out)
@@ -49,6 +51,8 @@ void report_col_meta(const struct column *c, struct rbuf *out)
 		rbuf_addf(out, ", %s", c->accel);
 	rbuf_addf(out, ", boot %.1f s, suite %.1f s, %s", c->boot_s, c->suite_s,
 		  end_name(c->end));
+	if (c->cached[0])
+		rbuf_addf(out, ", %s", c->cached);
 }
 
 size_t report_kwarn_total(const struct matrix *m)

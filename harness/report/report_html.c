@@ -111,6 +111,10 @@ static void col_header(const struct matrix *m, size_t ci, struct rbuf *b)
 	rbuf_html(b, c->accel[0] ? c->accel : "?");
 	rbuf_addf(b, "<br>boot %.1f s + suite %.1f s<br>%s", c->boot_s, c->suite_s,
 		  end_name(c->end));
+	if (c->cached[0]) {
+		rbuf_add(b, "<br>");
+		rbuf_html(b, c->cached);
+	}
 	if (c->error[0]) {
 		rbuf_add(b, ": ");
 		rbuf_html(b, c->error);

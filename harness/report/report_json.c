@@ -63,6 +63,9 @@ static json_t *column_json(const struct matrix *m, size_t ci)
 	}
 	json_object_set_new(summary, "kernel_warnings",
 			    json_integer((json_int_t)column_warning_count(c)));
+	/* Optional (added within /1): a column read from the result cache. */
+	if (c->cached[0])
+		json_object_set_new(o, "cached", report_jstr(c->cached));
 	return o;
 }
 

@@ -105,6 +105,10 @@ void report_md(const struct matrix *m, struct rbuf *b)
 		}
 		rbuf_addf(b, " %.1f | %.1f | ", k->boot_s, k->suite_s);
 		rbuf_add(b, end_name(k->end));
+		if (k->cached[0]) {
+			rbuf_add(b, ", ");
+			rbuf_md(b, k->cached);
+		}
 		if (k->error[0]) {
 			rbuf_add(b, ": ");
 			rbuf_md(b, k->error);

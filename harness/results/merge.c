@@ -96,6 +96,7 @@ static struct column *load_column(const json_t *o)
 	copy(c->config_hash, sizeof c->config_hash, o, "config_hash");
 	col_set_arch(c, merge_str(o, "arch", ""), merge_str(o, "abi", ""));
 	copy(c->accel, sizeof c->accel, o, "accel");
+	copy(c->cached, sizeof c->cached, o, "cached");
 	c->resolve_s = merge_num(o, "resolve_s", 0);
 	c->boot_s = merge_num(o, "boot_s", 0);
 	c->suite_s = merge_num(o, "suite_s", 0);

@@ -86,6 +86,8 @@ struct column {
 	double resolve_s;      /* download/unpack/build of the kernel (0: none) */
 	double boot_s, suite_s;
 	enum col_end end;
+	char cached[512];      /* read from the result cache: from when, which run
+				  (rcache_hit_note); "" when it ran */
 	char *error;           /* why an error column is one, else "" */
 	char *console_tail;    /* last ~40 console lines (panic/timeout/...), else "" */
 	long garbage;          /* lines that did not parse or failed the CRC */
