@@ -45,7 +45,8 @@ archs=""
 npm_part=""
 case "${1:-check}" in
 check)
-	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $report $mutation"
+	# git: t_patchorder makes real diffs in a scratch repository
+	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $report $mutation git"
 	archs="arm64"
 	npm_part=1 ;;
 report)
