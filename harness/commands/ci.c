@@ -3,11 +3,16 @@
 #include "ci.h"
 #include "run_one_kernel.h"
 #include "cli.h"
+#include "deflist.h"
+#include "ingest.h"
 #include "kutil.h"
 #include "matrix.h"
 #include "merge.h"
 #include "commands.h"
+#include "patch_order.h"
+#include "progress.h"
 #include "rbuf.h"
+#include "suite_dir.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -48,23 +53,106 @@ static bool col_ran(const struct column *c)
 
 static const char *const ci_more =
 	"Builds the tree (out of tree, the config fragment, ccache), boots it and the\n"
-	"baseline with the suite, and writes the two-column matrix, JUnit and KCIDB\n"
-	"JSON.  Exit: 0 no regression, 1 regressions, 2 usage/input errors or no\n"
-	"baseline results, 3 the tree does not build.\n";
+	"baselines with the suite, and writes the matrix, JUnit and KCIDB JSON.\n"
+	"--baseline takes kernels and presets, comma-separated (a preset brings no\n"
+	"host column); the first is the one regressions are judged against.  A\n"
+	"baseline whose result-cache key matches an earlier finished run is read,\n"
+	"not run (its heading says from when and which run); --fresh runs them all.\n"
+	"--base REV: the cases that execute the lines the tree changed since REV\n"
+	"(the coverage map, --map, default SUITE/" PATCH_ORDER_MAP ") run first, in a\n"
+	"boot of their own, then the rest; a change the map cannot narrow (a header,\n"
+	"a build file, a new function) runs everything in one boot.\n"
+	"Exit: 0 no regression, 1 regressions, 2 usage/input errors or no baseline\n"
+	"results, 3 the tree does not build.\n";
+
+/* The baselines: comma-separated kernels and presets; a preset's host
+ * column is left out (the host is no kernel a tree is compared with).
+ * -1 with a message. */
+static int baselines(const char *arg, struct idlist *out, char *err, size_t errlen)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	char **words = NULL;
+	int n = 0;
+	bool host_asked = false;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		words = xrealloc(words, (size_t)(n + 1) * sizeof *words);
+		words[n++] = w;
+		host_asked |= !strcmp(w, "host");
+	}
+	struct idlist all = {0};
+	int rc = n ? deflist_expand(&deflist_apt, words, n, &all, err, errlen) : -1;
+	if (!n)
+		snprintf(err, errlen, "--baseline '%s' names no kernel", arg);
+	for (size_t i = 0; rc == 0 && i < all.n; i++)
+		if (strcmp(all.v[i], "host") != 0 || host_asked)
+			idlist_add(out, all.v[i]);
+	idlist_free(&all);
+	free(words);
+	free(copy);
+	return rc;
+}
+
+/* The patch-aware order of --base: the split filters into o, and what
+ * ttypot says about it.  Plain order (nothing set) when the map cannot
+ * narrow the change. */
+static void plan_order(struct cli *o, const char *tree, const char *base, const char *map,
+		       const char *argv0, struct patch_order *po)
+{
+	char suite[PATH_MAX], kyuafile[PATH_MAX + 32], err[1024];
+	if (o->cases) {
+		fprintf(stderr, "ttypot: ci: --cases given: the cases run in plain order\n");
+		return;
+	}
+	find_suite_dir(o->suite_dir, argv0, suite, sizeof suite);
+	snprintf(kyuafile, sizeof kyuafile, "%s/cases/Kyuafile", suite);
+	struct idlist expected = {0};
+	if (caselist_kyua(kyuafile, 120, &expected, err, sizeof err) < 0 ||
+	    patch_order_plan(suite, map, tree, base, &expected, po, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: ci: no patch-aware order (%s): every case runs in "
+			"plain order\n", err);
+		idlist_free(&expected);
+		return;
+	}
+	idlist_free(&expected);
+	if (po->all) {
+		fprintf(stderr, "ttypot: ci: the change since %s reaches beyond the coverage "
+			"map (%s): every case runs, in plain order\n", base, po->why);
+		return;
+	}
+	fprintf(stderr, "ttypot: ci: %ld case%s (%zu program%s) reach the changed lines "
+		"since %s (%zu line%s%s)%s\n", po->first_cases, po->first_cases == 1 ? "" : "s",
+		po->nprogs, po->nprogs == 1 ? "" : "s", base, po->nlines,
+		po->nlines == 1 ? "" : "s", po->by_function ? ", by function name" : "",
+		po->first_cases && po->rest_cases ? ": they run first, then the rest" :
+		": every case runs in plain order");
+	if (po->first_cases && po->rest_cases) {
+		o->split_first = po->first;
+		o->split_rest = po->rest;
+	}
+}
 
 int cmd_ci(int argc, char **argv)
 {
 	struct ci_obs obs = {0};
 	struct cli o;
 	memset(&o, 0, sizeof o);
+	o.start = progress_now();
 	o.cmd = CMD_MATRIX;
 	o.outdir = CLI_DEFAULT_OUTDIR;
 	o.deadline_s = CLI_DEFAULT_DEADLINE_S;
 	o.jobs = 1;
-	const char *tree = NULL, *baseline = NULL;
+	const char *tree = NULL, *baseline = NULL, *base = NULL, *map = NULL;
+	bool fresh = false;
 	const struct cli_opt opts[] = {
 		{ "tree", 0, OPT_STR, &tree, 0, "DIR", "the kernel tree to build and test (required)" },
-		{ "baseline", 0, OPT_STR, &baseline, 0, "KERNEL", "the kernel it is compared with (required)" },
+		{ "baseline", 0, OPT_STR, &baseline, 0, "KERNELS",
+		  "what it is compared with, comma-separated (required)" },
+		{ "base", 0, OPT_STR, &base, 0, "REV",
+		  "git revision of the tree before the change: its cases first" },
+		{ "map", 0, OPT_STR, &map, 0, "FILE",
+		  "the coverage map (default SUITE/" PATCH_ORDER_MAP ")" },
+		{ "fresh", 0, OPT_FLAG, &fresh, 0, NULL,
+		  "run the baselines even when the result cache has them" },
 		cli_opt_output(&o.outdir, "where the reports go (default reports)"),
 		cli_opt_cases(&o.cases),
 		cli_opt_cache(&o.cache_dir),
@@ -74,7 +162,7 @@ int cmd_ci(int argc, char **argv)
 		cli_opt_jobs(&o.jobs, "kernels at once (default 1)"),
 		CLI_OPT_END,
 	};
-	enum cli_verdict v = cli_command(argc, argv, opts, "--tree DIR --baseline KERNEL [OPTIONS]",
+	enum cli_verdict v = cli_command(argc, argv, opts, "--tree DIR --baseline KERNELS [OPTIONS]",
 					 ci_more, NULL, NULL);
 	if (v == CLI_HELP || v == CLI_VERSION)
 		return CI_OK;
@@ -84,7 +172,7 @@ int cmd_ci(int argc, char **argv)
 	}
 	if (!tree || !baseline) {
 		fprintf(stderr, "ttypot: ci: %s is required ('ci --help' shows the options)\n",
-			!tree ? "--tree DIR" : "--baseline KERNEL");
+			!tree ? "--tree DIR" : "--baseline KERNELS");
 		obs.usage_error = true;
 		return ci_exit_code(&obs);
 	}
@@ -92,10 +180,15 @@ int cmd_ci(int argc, char **argv)
 	snprintf(treespec, sizeof treespec, "tree:%s", realpath(tree, abs) ? abs : tree);
 	struct kspec ks;
 	char err[1024];
-	if (kspec_parse(baseline, &ks, err, sizeof err) < 0 ||
-	    kspec_parse(treespec, &ks, err, sizeof err) < 0) {
-		fprintf(stderr, "ttypot: ci: %s\n", err);
+	struct idlist bases = {0};
+	bool bad = baselines(baseline, &bases, err, sizeof err) < 0 ||
+		   kspec_parse(treespec, &ks, err, sizeof err) < 0;
+	for (size_t i = 0; !bad && i < bases.n; i++)
+		bad = kspec_parse(bases.v[i], &ks, err, sizeof err) < 0;
+	if (bad || !bases.n) {
+		fprintf(stderr, "ttypot: ci: %s\n", bad ? err : "no baseline kernel");
 		obs.usage_error = true;
+		idlist_free(&bases);
 		return ci_exit_code(&obs);
 	}
 	if (o.cache_dir)
@@ -104,27 +197,41 @@ int cmd_ci(int argc, char **argv)
 		ku_default_cache(cache, sizeof cache);
 	if (abs[0])
 		kr_ccache_basedir(abs, cache);
-	char *args[3] = { (char *)baseline, treespec, NULL };
+	struct patch_order po = {0};
+	if (base)
+		plan_order(&o, abs[0] ? abs : tree, base, map, argv[0], &po);
+	char **args = xrealloc(NULL, (bases.n + 2) * sizeof *args);
+	for (size_t i = 0; i < bases.n; i++)
+		args[i] = bases.v[i];
+	args[bases.n] = treespec;
+	args[bases.n + 1] = NULL;
 	o.args = args;
-	o.nargs = 2;
-	/* The baseline is the first column (matrix_set_baseline(NULL)). */
+	o.nargs = (int)bases.n + 1;
+	o.reuse = !fresh;
+	o.run_fresh = treespec;
+	o.split_spec = o.split_first ? treespec : NULL;
+	const char *judge = bases.v[0];
+	/* The first baseline is the matrix's (matrix_set_baseline(NULL)). */
 	obs.matrix_rc = cmd_matrix(&o, argv[0]);
+	free(args);
+	patch_order_free(&po);
 	char path[PATH_MAX + 32];
 	snprintf(path, sizeof path, "%s/matrix.json", o.outdir);
 	struct matrix m;
 	matrix_init(&m);
-	char base[256];
-	if (merge_load_json(&m, path, base, sizeof base, err, sizeof err) < 0) {
+	char mbase[256];
+	if (merge_load_json(&m, path, mbase, sizeof mbase, err, sizeof err) < 0) {
 		fprintf(stderr, "ttypot: ci: no matrix to judge: %s\n", err);
 		obs.usage_error = true;
 		matrix_free(&m);
+		idlist_free(&bases);
 		return ci_exit_code(&obs);
 	}
 	long tcol = -1, bcol = -1;
 	for (size_t c = 0; c < m.ncols; c++) {
 		if (!strcmp(m.cols[c]->spec, treespec))
 			tcol = (long)c;
-		else if (!strcmp(m.cols[c]->spec, baseline))
+		else if (bcol < 0 && !strcmp(m.cols[c]->spec, judge))
 			bcol = (long)c;
 	}
 	if (tcol >= 0) {
@@ -137,7 +244,7 @@ int cmd_ci(int argc, char **argv)
 		obs.baseline_ran = col_ran(m.cols[bcol]);
 		if (!obs.baseline_ran)
 			fprintf(stderr, "ttypot: ci: the baseline %s gave no results: %s\n",
-				baseline, m.cols[bcol]->error);
+				judge, m.cols[bcol]->error);
 		if (matrix_set_baseline(&m, m.cols[bcol]->label, err, sizeof err) == 0) {
 			matrix_build(&m);
 			if (tcol >= 0)
@@ -146,8 +253,10 @@ int cmd_ci(int argc, char **argv)
 	}
 	matrix_free(&m);
 	int rc = ci_exit_code(&obs);
-	printf("ttypot: ci: %s against %s: %s (exit %d)\n", treespec, baseline,
+	printf("ttypot: ci: %s against %s: %s (exit %d), %.0f s\n", treespec, judge,
 	       rc == CI_OK ? "no regression" : rc == CI_REGRESSIONS ? "regressions" :
-	       rc == CI_BUILD_FAILED ? "the tree does not build" : "error", rc);
+	       rc == CI_BUILD_FAILED ? "the tree does not build" : "error", rc,
+	       progress_now() - o.start);
+	idlist_free(&bases);
 	return rc;
 }

@@ -88,6 +88,10 @@ struct cli {
 	const char *arch;      /* --arch ARCH (matrix): of kernel image paths */
 	bool reuse;            /* --reuse (matrix): columns from the result cache */
 	const char *run_fresh; /* a spec never read from the cache (ci: the tree) */
+	const char *split_spec;  /* ci --base: this column boots twice, first with */
+	const char *split_first; /* the cases reaching the change, then the rest */
+	const char *split_rest;
+	double start;            /* when the command started (progress_now), or 0 */
 	char **args;           /* kernels, or files */
 	int nargs;
 	bool version;          /* --version (with cmd CMD_HELP) */

@@ -83,6 +83,15 @@ struct job {
 	struct rcache_key key; /* what determines its results (rcache.h) */
 	bool keyed;            /* key computed: a guest column that can be kept */
 	bool cache_tried;      /* from_cache() asked */
+	/* A split column (ci --base): two boots, the first with the cases
+	 * reaching the change, then the rest, collected into one column. */
+	int phase, nphases;
+	const char *phase_cases[2];
+	char first_results[4400];
+	struct run_outcome first_out;
+	bool first_have;
+	size_t reg_checked;    /* cases looked at for the first regression */
+	bool reg_seen;
 };
 
 static void job_paths(struct job *j, const char *rawdir)
@@ -125,10 +134,26 @@ static void job_collect(struct job *j, const struct run_outcome *out, int wstatu
 		col_set_error(c, interrupted ? "interrupted" : msg);
 	}
 	char err[512];
+	long first_cases = -1;
+	if (j->phase > 0) {
+		/* a split column: the first boot's cases, then the rest's */
+		c->boot_s += j->first_out.boot_s;
+		c->suite_s += j->first_out.suite_s;
+		if (ingest_file(c, j->first_results, err, sizeof err) == 0)
+			first_cases = c->begin_cases;
+		enum col_end e1 = j->first_have ? ingest_end(j->first_out.end) : END_SILENT;
+		if (e1 != END_DONE && c->end == END_DONE) {
+			c->end = e1;
+			col_set_error(c, j->first_out.err[0] ? j->first_out.err :
+				      "the first boot did not finish");
+		}
+	}
 	if (ingest_file(c, j->results, err, sizeof err) < 0 && c->end == END_DONE) {
 		c->end = END_ERROR;
 		col_set_error(c, err);
 	}
+	if (first_cases >= 0 && c->begin_cases >= 0)
+		c->begin_cases += first_cases;
 	if (c->end != END_DONE || (c->end_seen == 0)) {
 		char *tail = file_tail(j->console, CONSOLE_TAIL_LINES);
 		col_set_console(c, tail);
@@ -168,6 +193,8 @@ struct mrun {
 	long nexpected;         /* of those, selected by --cases */
 	struct expectations ex;
 	char run_name[PATH_MAX]; /* which run, for the result cache: -o DIR */
+	double t0;               /* the start, for the first regression's time */
+	struct run_opts ro;      /* what every run gets (a split column: its filters) */
 };
 
 /* The kernels: host for run, the command line with its presets expanded
@@ -245,6 +272,12 @@ static void make_columns(struct mrun *r)
 		snprintf(j->col->label, sizeof j->col->label, "%.127s", j->spec.text);
 		/* what the spec asks for; the resolver's answer when it has one */
 		col_set_arch(j->col, j->spec.arch, j->spec.abi);
+		const struct cli *o = r->o;
+		if (o->split_spec && !strcmp(j->spec.text, o->split_spec)) {
+			j->nphases = 2;
+			j->phase_cases[0] = o->split_first;
+			j->phase_cases[1] = o->split_rest;
+		}
 	}
 }
 
@@ -338,7 +371,7 @@ static bool reuse_allowed(const struct mrun *r, const struct job *j)
 /* A finished, complete guest column goes into the result cache. */
 static void keep_column(struct mrun *r, struct job *j, const struct run_outcome *out)
 {
-	if (!j->keyed || !col_complete(r, j->col))
+	if (!j->keyed || j->nphases || !col_complete(r, j->col))
 		return;
 	char err[512];
 	if (rcache_store(r->o->cache_dir, &j->key, j->results, out, r->run_name, err,
@@ -399,11 +432,32 @@ static bool from_cache(struct mrun *r, struct job *j, const struct run_opts *ro)
 	return true;
 }
 
-static void start_job(struct mrun *r, struct job *j, const struct run_opts *ro)
+static void start_job(struct mrun *r, struct job *j, const struct run_opts *ro_all)
 {
+	struct run_opts ro = *ro_all;
 	job_paths(j, r->rawdir);
+	long expected = r->nexpected;
+	if (j->nphases) {
+		/* a split column: this boot's cases; the rest's raw files apart */
+		ro.cases_filter = j->phase_cases[j->phase];
+		expected = 0;
+		for (size_t i = 0; i < r->expected.n; i++)
+			expected += case_selected(ro.cases_filter, r->expected.v[i]);
+		if (j->phase > 0) {
+			char *paths[] = { j->results, j->console, j->outcome };
+			for (size_t i = 0; i < 3; i++) {
+				char *dot = strrchr(paths[i], '.');
+				char ext[32];
+				snprintf(ext, sizeof ext, "%s", dot);
+				snprintf(dot, 4400 - (size_t)(dot - paths[i]), ".rest%s", ext);
+			}
+		}
+		fprintf(stderr, "[%zu/%zu] %s: %s: %ld case%s\n", (size_t)(j - r->jobs) + 1, r->n,
+			j->col->label, j->phase ? "then the rest" :
+			"first the cases reaching the change", expected, expected == 1 ? "" : "s");
+	}
 	struct detached_paths dp = { j->results, j->console, j->outcome, NULL };
-	pid_t pid = run_detached(&j->ki, ro, &dp);
+	pid_t pid = run_detached(&j->ki, &ro, &dp);
 	if (pid < 0) {
 		j->col->end = END_ERROR;
 		col_set_error(j->col, strerror(errno));
@@ -412,7 +466,73 @@ static void start_job(struct mrun *r, struct job *j, const struct run_opts *ro)
 	j->pid = pid;
 	j->t0 = progress_now();
 	progress_start(&j->prog, (int)(j - r->jobs) + 1, (int)r->n, j->col->label,
-		       j->results, r->nexpected, stderr);
+		       j->results, expected, stderr);
+}
+
+/* The baseline's column once it is done (matrix order: --baseline, else
+ * the first column), with expectations applied; NULL before. */
+static struct column *done_baseline(struct mrun *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct job *b = &r->jobs[i];
+		if (r->o->baseline ? strcmp(b->col->label, r->o->baseline) != 0 : i != 0)
+			continue;
+		if (!b->done)
+			return NULL;
+		expect_apply(&r->ex, b->col);
+		return b->col;
+	}
+	return NULL;
+}
+
+/* Say when a running column first reports a case that passes on the
+ * baseline and is bad here: the time to a verdict. */
+static void first_regression(struct mrun *r, struct job *j)
+{
+	struct column *sc = j->prog.scratch;
+	if (j->reg_seen || !sc || sc->ncases == j->reg_checked)
+		return;
+	const struct column *base = done_baseline(r);
+	if (!base || base == j->col)
+		return;
+	expect_apply(&r->ex, sc);
+	for (; j->reg_checked < sc->ncases; j->reg_checked++) {
+		const struct case_result *c = &sc->cases[j->reg_checked];
+		const struct case_result *b = col_find(base, c->id);
+		if (!b || b->st != ST_PASS || !status_bad(c->st))
+			continue;
+		j->reg_seen = true;
+		fprintf(stderr, "[%zu/%zu] %s: first regression after %.1f s: %s %s (pass on %s)\n",
+			(size_t)(j - r->jobs) + 1, r->n, j->col->label, progress_now() - r->t0,
+			c->id, status_name(c->st), base->label);
+		return;
+	}
+}
+
+/* A split column's first boot ended: its line, then the rest's boot.
+ * False (still running); true when the rest could not start. */
+static bool next_phase(struct mrun *r, struct job *j, const struct run_outcome *out)
+{
+	struct column *tmp = col_new(j->col->label);
+	char err[256];
+	ingest_file(tmp, j->results, err, sizeof err);
+	tmp->end = out ? ingest_end(out->end) : END_SILENT;
+	tmp->boot_s = out ? out->boot_s : 0;
+	tmp->suite_s = out ? out->suite_s : 0;
+	progress_finish(&j->prog, tmp);
+	col_free(tmp);
+	j->first_have = out != NULL;
+	if (out)
+		j->first_out = *out;
+	snprintf(j->first_results, sizeof j->first_results, "%s", j->results);
+	j->phase = 1;
+	j->reg_checked = 0;
+	j->pid = 0;
+	start_job(r, j, &r->ro);
+	if (j->pid > 0 && j->col->end != END_ERROR)
+		return false;
+	j->done = true;
+	return true;
 }
 
 /* Progress of a running job; collect it once it exited (or kill it past
@@ -420,6 +540,7 @@ static void start_job(struct mrun *r, struct job *j, const struct run_opts *ro)
 static bool poll_job(struct mrun *r, struct job *j)
 {
 	progress_poll(&j->prog);
+	first_regression(r, j);
 	int st = 0;
 	bool killed = false;
 	pid_t w = waitpid(j->pid, &st, WNOHANG);
@@ -438,6 +559,8 @@ static bool poll_job(struct mrun *r, struct job *j)
 		return false;
 	struct run_outcome out;
 	bool have = run_detached_outcome(j->outcome, &out);
+	if (j->nphases && j->phase == 0 && !interrupted && !killed)
+		return next_phase(r, j, have ? &out : NULL);
 	job_collect(j, have ? &out : NULL, st, killed);
 	progress_finish(&j->prog, j->col);
 	if (have)
@@ -474,7 +597,8 @@ static bool take_resolved(struct mrun *r, struct resolver *rs, int wait_ms)
 static void run_all(struct mrun *r)
 {
 	const struct cli *o = r->o;
-	struct run_opts ro = { r->suite, r->initramfs, o->cases, o->deadline_s, NULL };
+	r->ro = (struct run_opts){ r->suite, r->initramfs, o->cases, o->deadline_s, NULL };
+	const struct run_opts ro = r->ro;
 	int maxjobs = o->jobs > 0 ? o->jobs : default_jobs();
 	struct kspec *specs = xrealloc(NULL, (r->n + 1) * sizeof *specs);
 	for (size_t i = 0; i < r->n; i++)
@@ -605,6 +729,7 @@ int cmd_matrix(const struct cli *o, const char *argv0)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	snprintf(r.initramfs, sizeof r.initramfs, "%s/initramfs.cpio.gz", r.rawdir);
+	r.t0 = o->start > 0 ? o->start : progress_now();
 	if (!realpath(o->outdir, r.run_name))
 		snprintf(r.run_name, sizeof r.run_name, "%s", o->outdir);
 	make_columns(&r);

@@ -561,6 +561,9 @@ int dm_map(const struct cover_map *m, const struct dm_diff *d, const char *tree,
 	for (size_t i = 0; i < d->n && !r->all && rc == 0; i++)
 		rc = map_file(m, &d->v[i], tree, base, r, buf, err, errlen);
 	free(buf);
+	r->known = xrealloc(NULL, (m->nprogs + 1) * sizeof *r->known);
+	for (size_t i = 0; i < m->nprogs; i++)
+		r->known[r->nknown++] = xstrdup(m->progs[i]);
 	if (r->all) {
 		for (size_t i = 0; i < r->nprogs; i++)
 			free(r->progs[i]);
@@ -576,6 +579,9 @@ void dm_result_free(struct dm_result *r)
 	for (size_t i = 0; i < r->nprogs; i++)
 		free(r->progs[i]);
 	free(r->progs);
+	for (size_t i = 0; i < r->nknown; i++)
+		free(r->known[i]);
+	free(r->known);
 	memset(r, 0, sizeof *r);
 }
 
@@ -586,5 +592,8 @@ bool dm_selects(const struct dm_result *r, const char *prog)
 	for (size_t i = 0; i < r->nprogs; i++)
 		if (!strcmp(r->progs[i], prog))
 			return true;
-	return false;
+	for (size_t i = 0; i < r->nknown; i++)
+		if (!strcmp(r->known[i], prog))
+			return false;
+	return true;
 }

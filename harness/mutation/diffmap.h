@@ -83,6 +83,8 @@ struct dm_result {
 	size_t nfiles;         /* tty files mapped */
 	size_t nlines;         /* changed lines mapped */
 	bool by_function;      /* some file went through function names */
+	char **known;          /* the programs the map knows */
+	size_t nknown;
 };
 
 /* Map the diff of tree against base onto m.  0, or -1 with a message (a
@@ -91,7 +93,8 @@ int dm_map(const struct cover_map *m, const struct dm_diff *d, const char *tree,
 	   const char *base, struct dm_result *r, char *err, size_t errlen);
 void dm_result_free(struct dm_result *r);
 
-/* Is the program in r (or is r everything)? */
+/* Is the program in r: reaching the change, or one the map does not know
+ * (a program newer than the map may reach anything), or r everything? */
 bool dm_selects(const struct dm_result *r, const char *prog);
 
 #endif

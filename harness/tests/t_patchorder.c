@@ -198,7 +198,8 @@ ATF_TC(changed_line_gives_its_programs);
 ATF_TC_HEAD(changed_line_gives_its_programs, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "a replaced line the map lists selects exactly the "
-			  "programs that executed it; a Documentation change adds nothing");
+			  "programs that executed it (and programs the map does not know); a "
+			  "Documentation change adds nothing");
 	atf_tc_set_md_var(tc, "require.progs", "git");
 }
 ATF_TC_BODY(changed_line_gives_its_programs, tc)
@@ -211,6 +212,10 @@ ATF_TC_BODY(changed_line_gives_its_programs, tc)
 	const char *want[] = { "canon/t_line_edit" };
 	check_progs(&r, want, 1);
 	ATF_CHECK(!r.by_function);
+	/* a program the map knows and does not name: not run first */
+	ATF_CHECK(!dm_selects(&r, "pty/t_open"));
+	/* a program newer than the map: it may reach anything */
+	ATF_CHECK(dm_selects(&r, "serial/t_newer_than_the_map"));
 	dm_result_free(&r);
 	done();
 }
