@@ -1,8 +1,10 @@
 /* bisect.c: `ttypot bisect-run`, one step of `git bisect run` (bisect.h). */
 #include "bisect.h"
 #include "cli.h"
+#include "diffmap.h"
 #include "ingest.h"
 #include "kutil.h"
+#include "patch_order.h"
 #include "proc.h"
 #include "rbuf.h"
 #include "run_one_kernel.h"
@@ -36,7 +38,7 @@ int bisect_exit_code(const struct bisect_obs *o)
 }
 
 struct bopts {
-	const char *cases, *tree, *baseline, *cache, *suite, *workdir;
+	const char *cases, *tree, *baseline, *cache, *suite, *workdir, *base, *map;
 	int reruns, deadline_s;
 };
 
@@ -45,6 +47,11 @@ static const char *const bisect_more =
 	"answers git bisect run: exit 0 good, 1 bad, 125 skip (the tree does not\n"
 	"build, the kernel does not reach the suite, usage errors).  A commit is bad\n"
 	"when a case fails and fails again in one of the --reruns re-runs.\n"
+	"Without --cases, when a coverage map exists (--map, default\n"
+	"SUITE/" PATCH_ORDER_MAP "), only the cases that execute the lines changed since\n"
+	"--base (default: the nearest good commit of the bisection, else HEAD^) run;\n"
+	"a change the map cannot narrow (a header, a build file) runs every case, and\n"
+	"one no case reaches is good without a build.\n"
 	"FILTER: comma-separated program[:case] or area ids, e.g. close/t_close_race\n";
 
 /* 0 parsed, 1 answered (--help, --version), -1 usage error (printed). */
@@ -61,6 +68,8 @@ static int bisect_parse(int argc, char **argv, struct bopts *b)
 		cli_opt_suite(&b->suite),
 		cli_opt_deadline(&b->deadline_s),
 		cli_opt_output(&b->workdir, "raw files (default CACHE/bisect-run)"),
+		{ "base", 0, OPT_STR, &b->base, 0, "REV", "the change is since REV (no --cases)" },
+		{ "map", 0, OPT_STR, &b->map, 0, "FILE", "the coverage map (no --cases)" },
 		CLI_OPT_END,
 	};
 	enum cli_verdict v = cli_command(argc, argv, opts, "[OPTIONS]", bisect_more, NULL, NULL);
@@ -119,6 +128,49 @@ static struct column *bisect_baseline(struct kr_env *e, const char *spec,
 	return r.col;
 }
 
+/* Without --cases: the programs reaching the changes since the base, as a
+ * filter into out ("" every case).  1 when no case reaches them (good
+ * without a build), else 0; what it found is said on stderr. */
+static int patch_filter(const struct bopts *b, const struct kr_env *e, const char *tree,
+			char *out, size_t outlen)
+{
+	char base[128], err[1024];
+	struct patch_order po;
+	out[0] = '\0';
+	if (b->base)
+		snprintf(base, sizeof base, "%s", b->base);
+	else if (dm_bisect_base(tree, base, sizeof base, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: bisect-run: every case runs (no base: %s)\n", err);
+		return 0;
+	}
+	if (patch_order_plan(e->suite, b->map, tree, base, &e->expected, &po, err,
+			     sizeof err) < 0) {
+		fprintf(stderr, "ttypot: bisect-run: every case runs (%s)\n", err);
+		return 0;
+	}
+	int rc = 0;
+	if (po.all)
+		fprintf(stderr, "ttypot: bisect-run: every case runs: the change since %.12s "
+			"reaches beyond the coverage map (%s)\n", base, po.why);
+	else if (po.first_cases == 0)
+		rc = 1;
+	else if (!po.rest_cases || strlen(po.first) + 1 > outlen)
+		fprintf(stderr, "ttypot: bisect-run: %ld cases reach the changed lines since %.12s: "
+			"every case runs\n", po.first_cases, base);
+	else {
+		snprintf(out, outlen, "%s", po.first);
+		fprintf(stderr, "ttypot: bisect-run: %ld case%s (%zu program%s) reach the changed "
+			"lines since %.12s: only they run\n", po.first_cases,
+			po.first_cases == 1 ? "" : "s", po.nprogs, po.nprogs == 1 ? "" : "s", base);
+	}
+	if (rc)
+		fprintf(stderr, "ttypot: bisect-run: no case reaches the changes since %.12s "
+			"(%zu changed line%s the map answers for)\n", base, po.nlines,
+			po.nlines == 1 ? "" : "s");
+	patch_order_free(&po);
+	return rc;
+}
+
 int cmd_bisect_run(int argc, char **argv)
 {
 	struct bopts b;
@@ -152,6 +204,20 @@ int cmd_bisect_run(int argc, char **argv)
 		kr_env_free(&e);
 		return bisect_exit_code(&obs);
 	}
+	char spec[PATH_MAX + 8], tree[PATH_MAX];
+	if (!realpath(b.tree, tree))
+		snprintf(tree, sizeof tree, "%s", b.tree);
+	if (!b.cases) {
+		/* The cases that reach the change, when the map can say. */
+		int pr2 = patch_filter(&b, &e, tree, filter, sizeof filter);
+		if (pr2 > 0) {
+			printf("ttypot: bisect-run %s: good (exit 0): no case reaches the changes; "
+			       "total %.0f s\n", tree, proc_now() - t0);
+			kr_env_free(&e);
+			return BISECT_GOOD;
+		}
+		flt = filter[0] ? filter : NULL;
+	}
 	long nsel = 0;
 	for (size_t i = 0; i < e.expected.n; i++)
 		nsel += case_selected(flt, e.expected.v[i]);
@@ -162,9 +228,6 @@ int cmd_bisect_run(int argc, char **argv)
 		kr_env_free(&e);
 		return bisect_exit_code(&obs);
 	}
-	char spec[PATH_MAX + 8], tree[PATH_MAX];
-	if (!realpath(b.tree, tree))
-		snprintf(tree, sizeof tree, "%s", b.tree);
 	snprintf(spec, sizeof spec, "tree:%s", tree);
 	kr_ccache_basedir(tree, cache);
 	struct column *base = NULL;

@@ -616,6 +616,12 @@ static void run_all(struct mrun *r)
 		}
 	}
 	bool initramfs_built = !resolving; /* nothing will run without it */
+	/* Built while the kernels resolve when a guest will surely run; with
+	 * --reuse only once a guest column is not in the result cache. */
+	bool eager = !o->reuse, wanted = false;
+	for (size_t i = 0; i < r->n; i++)
+		eager |= r->jobs[i].spec.kind != KSPEC_HOST && o->run_fresh &&
+			 !strcmp(r->jobs[i].spec.text, o->run_fresh);
 	size_t next = 0;
 	int running = 0;
 	for (;;) {
@@ -635,8 +641,10 @@ static void run_all(struct mrun *r)
 				next++;
 				continue;
 			}
-			if (j->runnable && j->spec.kind != KSPEC_HOST && !initramfs_built)
+			if (j->runnable && j->spec.kind != KSPEC_HOST && !initramfs_built) {
+				wanted = true;
 				break;
+			}
 			next++;
 			if (!j->runnable)
 				continue;
@@ -645,7 +653,7 @@ static void run_all(struct mrun *r)
 		}
 		/* The initramfs is built while the host column or the resolver
 		 * works; the guests wait for it. */
-		if (!initramfs_built && !interrupted) {
+		if (!initramfs_built && !interrupted && (eager || wanted)) {
 			build_initramfs(r);
 			initramfs_built = true;
 			for (size_t i = 0; i < r->n; i++)
