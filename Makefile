@@ -136,7 +136,10 @@ matrix: deps
 	$(HARNESS) matrix $(KERNELS)
 
 # Timing of the matrix (not a test): BENCH=both|cold|warm (both: a cold run,
-# then a warm one), JOBS=N guests at once; the previous figures are kept.
+# then a warm one), BENCH=ci TREE=DIR (ci with cached baselines against the
+# tree's column alone), BENCH=order (first regression, patch-aware against
+# plain order, on mutant trees; harness/bench.sh says more).
+# JOBS=N guests at once; the previous figures are kept.
 BENCH ?= both
 bench: DEPS_FOR = matrix
 bench: deps

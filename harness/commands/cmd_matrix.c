@@ -91,6 +91,7 @@ struct job {
 	struct run_outcome first_out;
 	bool first_have;
 	size_t reg_checked;    /* cases looked at for the first regression */
+	double t_first_boot;   /* when its first boot started */
 	bool reg_seen;
 };
 
@@ -465,6 +466,8 @@ static void start_job(struct mrun *r, struct job *j, const struct run_opts *ro_a
 	}
 	j->pid = pid;
 	j->t0 = progress_now();
+	if (j->phase == 0)
+		j->t_first_boot = j->t0;
 	progress_start(&j->prog, (int)(j - r->jobs) + 1, (int)r->n, j->col->label,
 		       j->results, expected, stderr);
 }
@@ -502,9 +505,11 @@ static void first_regression(struct mrun *r, struct job *j)
 		if (!b || b->st != ST_PASS || !status_bad(c->st))
 			continue;
 		j->reg_seen = true;
-		fprintf(stderr, "[%zu/%zu] %s: first regression after %.1f s: %s %s (pass on %s)\n",
-			(size_t)(j - r->jobs) + 1, r->n, j->col->label, progress_now() - r->t0,
-			c->id, status_name(c->st), base->label);
+		double now = progress_now();
+		fprintf(stderr, "[%zu/%zu] %s: first regression after %.1f s (%.1f s after its "
+			"boot began): %s %s (pass on %s)\n", (size_t)(j - r->jobs) + 1, r->n,
+			j->col->label, now - r->t0, now - j->t_first_boot, c->id,
+			status_name(c->st), base->label);
 		return;
 	}
 }
