@@ -1,6 +1,7 @@
 /*
  * diffmap.h: which test programs reach a change of the tty layer, from a
- * git diff and the per-program coverage map (cover.h).  `ttypot ci --base`
+ * git diff (gitdiff.c) and the per-program coverage map (cover.h), through
+ * the functions of the changed files (cfuncs.c).  `ttypot ci --base`
  * runs them first, `ttypot bisect-run` runs only them.
  *
  * Never fewer programs than the diff can affect: anything the map cannot
@@ -56,6 +57,12 @@ void dm_diff_free(struct dm_diff *d);
  * -1 with a message naming the tree or revision. */
 int dm_git_diff(const char *tree, const char *base, struct dm_diff *d, char *err,
 		size_t errlen);
+
+/* git -C tree ARGS... (at most 12): its output, malloc'd; NULL with git's
+ * message when it fails.  dm_git_show: `git show rev:path`. */
+char *dm_git(const char *tree, const char *const *args, char *err, size_t errlen);
+char *dm_git_show(const char *tree, const char *rev, const char *path, char *err,
+		  size_t errlen);
 
 /* The base a `git bisect run` step compares with: the nearest
  * refs/bisect/good-* that is an ancestor of HEAD (the commits a bad step's
