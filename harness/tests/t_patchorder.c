@@ -9,6 +9,7 @@
 #include "cover.h"
 #include "diffmap.h"
 #include "kutil.h"
+#include "patch_order.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,8 +393,49 @@ ATF_TC_BODY(functions_of_c, tc)
 	free(f);
 }
 
+ATF_TC(order_filters);
+ATF_TC_HEAD(order_filters, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "patch_order_plan turns the reaching programs into the "
+			  "first filter (with programs the map does not know) and every other "
+			  "program into the rest, a whole area as its name; N cases counted");
+	atf_tc_set_md_var(tc, "require.progs", "git");
+}
+ATF_TC_BODY(order_filters, tc)
+{
+	make_repo(n_tty);
+	put("drivers/tty/n_tty.c", n_tty_with(n_tty, 10, "\t\treturn y + 1;\n"));
+	char mp[128], err[512];
+	snprintf(mp, sizeof mp, "%s.map", repo);
+	ATF_REQUIRE(ku_write_file(mp, map_text, strlen(map_text)) == 0);
+	struct idlist ex = {0};
+	const char *ids[] = { "canon/t_eof:x", "canon/t_line_edit:a", "canon/t_line_edit:b",
+			      "close/t_close_race:z", "pty/t_open:y", "pty/t_open:y2",
+			      "serial/t_new:w" };
+	for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
+		idlist_add(&ex, ids[i]);
+	struct patch_order po;
+	ATF_REQUIRE_MSG(patch_order_plan("/nonexistent", mp, repo, "base", &ex, &po, err,
+					 sizeof err) == 0, "%s", err);
+	ATF_CHECK(!po.all);
+	/* canon/t_eof and serial/t_new: programs the map does not know */
+	ATF_CHECK_STREQ(po.first, "canon/t_eof canon/t_line_edit serial/t_new");
+	ATF_CHECK_STREQ(po.rest, "close pty");
+	ATF_CHECK_EQ(po.first_cases, 4);
+	ATF_CHECK_EQ(po.rest_cases, 3);
+	patch_order_free(&po);
+	/* no map: an error naming it */
+	ATF_CHECK(patch_order_plan("/nonexistent", NULL, repo, "base", &ex, &po, err,
+				   sizeof err) < 0);
+	ATF_CHECK_MSG(strstr(err, "/nonexistent/reports/cover.map") != NULL, "%s", err);
+	idlist_free(&ex);
+	unlink(mp);
+	done();
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, order_filters);
 	ATF_TP_ADD_TC(tp, diff_parser_on_git);
 	ATF_TP_ADD_TC(tp, changed_line_gives_its_programs);
 	ATF_TP_ADD_TC(tp, insertion_gives_its_function);
