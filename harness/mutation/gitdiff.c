@@ -163,23 +163,18 @@ int dm_git_diff(const char *tree, const char *base, struct dm_diff *d, char *err
 
 int dm_bisect_base(const char *tree, char *rev, size_t revlen, char *err, size_t errlen)
 {
-	const char *refs[] = { "for-each-ref", "--format=%(objectname)", "refs/bisect/", NULL };
+	const char *refs[] = { "for-each-ref", "--format=%(objectname)", "refs/bisect/good-*",
+			       NULL };
 	char *goods = dm_git(tree, refs, err, errlen);
 	if (!goods)
 		return -1;
 	long best = -1;
 	char *save = NULL;
 	for (char *g = strtok_r(goods, "\n", &save); g; g = strtok_r(NULL, "\n", &save)) {
-		/* only refs/bisect/good-*: ask for them by name */
 		char range[160];
 		snprintf(range, sizeof range, "%s..HEAD", g);
-		const char *isgood[] = { "for-each-ref", "--points-at", g, "refs/bisect/good-*",
-					 NULL };
-		char *names = dm_git(tree, isgood, err, errlen);
-		bool good = names && *names;
-		free(names);
 		const char *anc[] = { "merge-base", "--is-ancestor", g, "HEAD", NULL };
-		char *a = good ? dm_git(tree, anc, err, errlen) : NULL;
+		char *a = dm_git(tree, anc, err, errlen);
 		if (!a)
 			continue;
 		free(a);
