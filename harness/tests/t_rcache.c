@@ -140,13 +140,14 @@ ATF_TC_BODY(hit_fresh_and_miss, tc)
 	char *a = cells("first"), *b = cells("hit");
 	/* the hit's rows carry one more column (the tree's): compare the baseline's */
 	for (char *l = a, *k = b; *l; ) {
-		size_t n = strcspn(l, "\n");
+		size_t n = strcspn(l, "\r\n");
 		ATF_CHECK_MSG(strncmp(l, k, n) == 0 && k[n] == ',',
 			      "cell rows differ: '%.*s' vs '%.*s'", (int)n, l,
-			      (int)strcspn(k, "\n"), k);
-		l += n + (l[n] == '\n');
-		k += strcspn(k, "\n");
-		k += *k == '\n';
+			      (int)strcspn(k, "\r\n"), k);
+		l += n;
+		l += strspn(l, "\r\n");
+		k += strcspn(k, "\r\n");
+		k += strspn(k, "\r\n");
 	}
 	ATF_CHECK_MSG(strlen(a) > 0 && strstr(a, ":") != NULL, "no cells in first/matrix.csv");
 	free(a);
