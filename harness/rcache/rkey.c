@@ -7,6 +7,7 @@
 #include "rbuf.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -129,6 +130,59 @@ static const char *which(const char *name, char *buf, size_t len)
 	return NULL;
 }
 
+/* What the loader resolves an ELF's libraries from: its interpreter and
+ * DT_NEEDED, DT_RPATH and DT_RUNPATH strings, into sig ("" when it cannot
+ * be read: the file is then asked about alone).  Programs with the same
+ * signature get the same libraries, so ldd runs once per signature. */
+static void elf_sig(const char *path, struct rbuf *sig)
+{
+	size_t len = 0;
+	char *f = ku_read_file(path, &len);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f;
+	if (!f || len < sizeof *eh || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phoff + (size_t)eh->e_phnum * sizeof(Elf64_Phdr) > len) {
+		free(f);
+		return;
+	}
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)(f + eh->e_phoff);
+	const Elf64_Dyn *dyn = NULL;
+	size_t ndyn = 0;
+	Elf64_Addr strtab = 0;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_offset + ph[i].p_filesz > len)
+			continue;
+		if (ph[i].p_type == PT_INTERP)
+			rbuf_addf(sig, "interp %.*s\n", (int)ph[i].p_filesz, f + ph[i].p_offset);
+		if (ph[i].p_type == PT_DYNAMIC) {
+			dyn = (const Elf64_Dyn *)(f + ph[i].p_offset);
+			ndyn = ph[i].p_filesz / sizeof *dyn;
+		}
+	}
+	for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++)
+		if (dyn[i].d_tag == DT_STRTAB)
+			strtab = dyn[i].d_un.d_ptr;
+	/* DT_STRTAB is an address: its file offset from the load segment */
+	size_t stroff = 0;
+	bool found = false;
+	for (int i = 0; i < eh->e_phnum && !found; i++)
+		if (ph[i].p_type == PT_LOAD && strtab >= ph[i].p_vaddr &&
+		    strtab < ph[i].p_vaddr + ph[i].p_filesz) {
+			stroff = ph[i].p_offset + (strtab - ph[i].p_vaddr);
+			found = true;
+		}
+	for (size_t i = 0; found && i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+		Elf64_Sxword t = dyn[i].d_tag;
+		if (t != DT_NEEDED && t != DT_RPATH && t != DT_RUNPATH)
+			continue;
+		size_t o = stroff + dyn[i].d_un.d_val;
+		if (o < len)
+			rbuf_addf(sig, "%ld %.*s\n", (long)t, (int)strnlen(f + o, len - o), f + o);
+	}
+	if (!found)
+		sig->len = 0;
+	free(f);
+}
+
 /* The shared libraries of elves (one ldd for all), absolute, unique. */
 static int libraries(struct paths *elves, struct paths *libs, char *err, size_t errlen)
 {
@@ -141,11 +195,26 @@ static int libraries(struct paths *elves, struct paths *libs, char *err, size_t 
 		return -1;
 	}
 	close(fd);
+	/* One program of each signature (ldd takes seconds for a hundred). */
 	const char **argv = xrealloc(NULL, (elves->n + 2) * sizeof *argv);
-	argv[0] = "ldd";
-	for (size_t i = 0; i < elves->n; i++)
-		argv[i + 1] = elves->v[i];
-	argv[elves->n + 1] = NULL;
+	struct paths sigs = {0};
+	size_t n = 0;
+	argv[n++] = "ldd";
+	for (size_t i = 0; i < elves->n; i++) {
+		struct rbuf sig = {0};
+		elf_sig(elves->v[i], &sig);
+		bool seen = false;
+		for (size_t k = 0; k < sigs.n && sig.len && !seen; k++)
+			seen = !strcmp(sigs.v[k], rbuf_str(&sig));
+		if (!seen) {
+			argv[n++] = elves->v[i];
+			if (sig.len)
+				paths_add(&sigs, rbuf_str(&sig));
+		}
+		rbuf_free(&sig);
+	}
+	argv[n] = NULL;
+	paths_free(&sigs);
 	struct proc_opts o = { .stdout_path = out, .stderr_path = "/dev/null",
 			       .deadline_ms = RKEY_TOOL_MS };
 	struct proc_result *r = xrealloc(NULL, sizeof *r);
