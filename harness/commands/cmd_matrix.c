@@ -196,6 +196,7 @@ struct mrun {
 	char run_name[PATH_MAX]; /* which run, for the result cache: -o DIR */
 	double t0;               /* the start, for the first regression's time */
 	struct run_opts ro;      /* what every run gets (a split column: its filters) */
+	size_t *order;           /* resolver position -> job (run_fresh's first) */
 };
 
 /* The kernels: host for run, the command line with its presets expanded
@@ -581,6 +582,7 @@ static bool take_resolved(struct mrun *r, struct resolver *rs, int wait_ms)
 	char err[512];
 	int got;
 	while ((got = resolver_next(rs, wait_ms, rv, err, sizeof err)) == 1) {
+		rv->index = r->order[rv->index];
 		accept_resolved(r, rv);
 		wait_ms = 0;
 	}
@@ -605,9 +607,22 @@ static void run_all(struct mrun *r)
 	r->ro = (struct run_opts){ r->suite, r->initramfs, o->cases, o->deadline_s, NULL };
 	const struct run_opts ro = r->ro;
 	int maxjobs = o->jobs > 0 ? o->jobs : default_jobs();
+	/* With the others expected from the result cache, the column that
+	 * will surely run (ci's tree) resolves first: its build overlaps their
+	 * resolving.  Otherwise spec order: their runs overlap its build.
+	 * Columns start in spec order either way. */
 	struct kspec *specs = xrealloc(NULL, (r->n + 1) * sizeof *specs);
+	r->order = xrealloc(NULL, (r->n + 1) * sizeof *r->order);
+	const char *first = o->reuse ? o->run_fresh : NULL;
+	size_t k = 0;
 	for (size_t i = 0; i < r->n; i++)
-		specs[i] = r->jobs[i].spec;
+		if (first && !strcmp(r->jobs[i].spec.text, first))
+			r->order[k++] = i;
+	for (size_t i = 0; i < r->n; i++)
+		if (!(first && !strcmp(r->jobs[i].spec.text, first)))
+			r->order[k++] = i;
+	for (size_t i = 0; i < r->n; i++)
+		specs[i] = r->jobs[r->order[i]].spec;
 	struct resolver rs;
 	char err[512];
 	bool resolving = resolver_start(&rs, specs, r->n, o->cache_dir, err, sizeof err) == 0;
@@ -756,6 +771,7 @@ out:
 	metalist_free(&r.meta);
 	expect_free(&r.ex);
 	free(r.jobs);
+	free(r.order);
 	idlist_free(&r.specs);
 	return rc;
 }
