@@ -396,7 +396,9 @@ bool tp_sysctl_read(const char *path, long *v);
 int tp_sysctl_write(const char *path, const char *text);
 /* Set a numeric sysctl for this case; the old value is written back when
  * the case ends, even when it fails.  false when the sysctl does not exist
- * (the caller decides: skip, or nothing to do); a refused write fails. */
+ * (the caller decides: skip, or nothing to do); a refused write fails.  The
+ * first change takes a host-wide lock held until the case ends, so that
+ * suites run at once never change a sysctl under each other's cases. */
 bool tp_sysctl_set(const char *path, long v);
 
 #endif
