@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "ttypot.h"
@@ -136,17 +137,74 @@ tp_pattern_check(const void *buf, size_t len, unsigned seed)
 	return -1;
 }
 
+/* FIONREAD(fd) once it reaches n, or the last value seen when timeout_ms
+ * passed first (no failure: the caller's read shows what is there). */
+static int
+fionread_reaches(int fd, size_t n, int timeout_ms)
+{
+	long long deadline = tp_now_ms() + timeout_ms;
+	int step = 0, avail = 0;
+
+	for (;;) {
+		if (ioctl(fd, FIONREAD, &avail) != 0)
+			return -1;
+		if (avail >= 0 && (size_t)avail >= n)
+			return avail;
+		if (tp_now_ms() > deadline)
+			return avail;
+		tp_backoff(&step);
+	}
+}
+
 void
 tp_expect_read(int fd, const char *want, size_t len, const char *what)
 {
 	char buf[512];
 
+	ATF_REQUIRE_MSG(len < sizeof(buf), "%s: %zu bytes is more than one "
+			"expected read holds", what, len);
 	tp_wait_poll(fd, POLLIN, TP_WAIT_MS, what);
+	/* POLLIN says something has arrived, not all of it: the read's size
+	 * is only the kernel's answer once want's length is readable. */
+	int avail = fionread_reaches(fd, len, TP_WAIT_MS);
 	ssize_t n = read(fd, buf, sizeof(buf));
 	if (n < 0)
 		atf_tc_fail("%s: read: %s", what, strerror(errno));
 	if ((size_t)n != len || memcmp(buf, want, len) != 0)
-		atf_tc_fail("%s: read \"%s\" (%zd bytes), want \"%s\" (%zu)",
+		atf_tc_fail("%s: read \"%s\" (%zd bytes), want \"%s\" (%zu)%s",
 			    what, tp_esc(buf, (size_t)n), n, tp_esc(want, len),
-			    len);
+			    len, avail >= 0 && (size_t)avail < len
+				       ? "; FIONREAD stayed below that" : "");
+	if (avail < 0 || (size_t)avail < len)
+		atf_tc_fail("%s: read returned the %zu expected bytes while "
+			    "FIONREAD stayed at %d for %d ms", what, len, avail,
+			    TP_WAIT_MS);
+}
+
+void
+tp_expect_bytes(int fd, const char *want, size_t len, const char *what)
+{
+	char buf[512];
+	size_t got = 0;
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
+
+	ATF_REQUIRE_MSG(len <= sizeof(buf), "%s: %zu bytes is more than "
+			"tp_expect_bytes holds", what, len);
+	tp_waiting_for(what);
+	while (got < len) {
+		int left = (int)(deadline - tp_now_ms());
+		if (left <= 0 ||
+		    !(tp_poll1(fd, POLLIN, left) & (POLLIN | POLLHUP | POLLERR)))
+			break;
+		ssize_t n = read(fd, buf + got, len - got);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got != len || memcmp(buf, want, len) != 0)
+		atf_tc_fail("%s: read \"%s\" (%zu bytes within %d ms), want "
+			    "\"%s\" (%zu)", what, tp_esc(buf, got), got,
+			    TP_WAIT_MS, tp_esc(want, len), len);
 }

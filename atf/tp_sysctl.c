@@ -1,9 +1,11 @@
 /* tp_sysctl.c: change a sysctl for one case and put it back at case end,
  * also when a check fails (atexit, in the case process only). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "ttypot.h"
@@ -55,10 +57,45 @@ restore_all(void)
 	nsaved = 0;
 }
 
+/* Sysctls are global to the host: is_exclusive orders the programs that
+ * change them within one Kyua session, but two suites run at once (a
+ * matrix's host column beside a `ttypot run`) would change them under each
+ * other's cases.  The first change a case makes takes this lock, and the
+ * case process keeps it until it exits, after the restore (atexit).  An
+ * absolute path, not $TMPDIR, which Kyua makes per case. */
+#define SYSCTL_LOCK "/tmp/ttypot-sysctl.lock"
+
+static void
+lock_sysctls(void)
+{
+	static int fd = -1;
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
+	int step = 0;
+
+	if (fd >= 0)
+		return;
+	fd = open(SYSCTL_LOCK, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		atf_tc_fail("open %s: %s", SYSCTL_LOCK, strerror(errno));
+	tp_waiting_for("another suite's case to give back the sysctls");
+	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			atf_tc_fail("flock %s: %s", SYSCTL_LOCK, strerror(errno));
+		if (tp_now_ms() > deadline)
+			atf_tc_fail("a case of another suite held %s for %d ms",
+				    SYSCTL_LOCK, TP_WAIT_MS);
+		tp_backoff(&step);
+	}
+}
+
 bool
 tp_sysctl_set(const char *path, long v)
 {
 	long cur;
+	if (!tp_sysctl_read(path, &cur))
+		return false;
+	/* Read again under the lock: that is the value to put back. */
+	lock_sysctls();
 	if (!tp_sysctl_read(path, &cur))
 		return false;
 	if (nsaved == 0)

@@ -5,7 +5,14 @@
  *  - every blocking operation has a deadline and fails naming what it waited for;
  *  - negative checks ("nothing arrives") use one named window, TP_QUIET_WINDOW_MS;
  *  - every child a case forks is tracked and reaped, even when the case fails;
- *  - a watchdog fails the case, naming the pending wait, before Kyua's timeout.
+ *  - a watchdog fails the case, naming the pending wait, before Kyua's timeout;
+ *  - a byte stream (a pty master or slave, a UART, a pipe from a child) is
+ *    read until the bytes a check expects or a deadline, since one read()
+ *    returns only what has arrived so far (tp_read_exact, tp_expect_bytes,
+ *    TP_ECHO, tp_drain); a check of what ONE read returns (a canonical
+ *    line, VMIN/VTIME, an overread, a packet header) reads only once the
+ *    data is known to be there (FIONREAD, poll, a blocked reader's VMIN),
+ *    so that load cannot change the verdict (tp_expect_read).
  * Child processes never call ATF functions: they report through tp_child_fail().
  */
 #ifndef TTYPOT_H
@@ -201,13 +208,22 @@ void tp_write_str(int fd, const char *s, const char *what);
 /* Read exactly len bytes, each read of at most chunk bytes. */
 void tp_read_exact(int fd, void *buf, size_t len, size_t chunk,
 		   const char *what);
-/* Wait (TP_WAIT_MS) for fd to be readable, read once with room to spare
- * (512 bytes) and fail unless exactly want[0..len) came back.  In canonical
- * mode one read() returns at most one line: this checks a whole line. */
+/* Wait (TP_WAIT_MS) for fd to be readable and for FIONREAD to reach len,
+ * read once with room to spare (512 bytes) and fail unless exactly
+ * want[0..len) came back.  In canonical mode one read() returns at most one
+ * line: this checks a whole line.  FIONREAD still short of len after the
+ * wait fails as well (the read is then no evidence either way). */
 void tp_expect_read(int fd, const char *want, size_t len, const char *what);
 /* tp_expect_read of a string literal (its NUL excluded). */
 #define TP_EXPECT_LINE(fd, lit, what)                                          \
 	tp_expect_read((fd), (lit), sizeof(lit) - 1, (what))
+/* Read fd until len bytes (at most 512) came, in as many reads as they take,
+ * or TP_WAIT_MS passed, and fail unless they are exactly want[0..len),
+ * showing what came.  For streams whose split into reads is not the point
+ * (echo or output on a master); bytes after them stay unread. */
+void tp_expect_bytes(int fd, const char *want, size_t len, const char *what);
+#define TP_EXPECT_BYTES(fd, lit, what)                                         \
+	tp_expect_bytes((fd), (lit), sizeof(lit) - 1, (what))
 
 /* Result of draining a descriptor until it reports an error or EOF. */
 struct tp_drain {
@@ -380,7 +396,9 @@ bool tp_sysctl_read(const char *path, long *v);
 int tp_sysctl_write(const char *path, const char *text);
 /* Set a numeric sysctl for this case; the old value is written back when
  * the case ends, even when it fails.  false when the sysctl does not exist
- * (the caller decides: skip, or nothing to do); a refused write fails. */
+ * (the caller decides: skip, or nothing to do); a refused write fails.  The
+ * first change takes a host-wide lock held until the case ends, so that
+ * suites run at once never change a sysctl under each other's cases. */
 bool tp_sysctl_set(const char *path, long v);
 
 #endif
