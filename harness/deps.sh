@@ -7,6 +7,7 @@
 #           Chromium (the test that renders matrix.html), man (ttypot.1),
 #           clang with libFuzzer (the readers' fuzz target), the arm64
 #           cross compiler, QEMU and dpkg architecture (the arm64 guest case),
+#           gcc-12's gcov and jq (the coverage map's pipeline test),
 #           and the report set
 #   report: what the mutation report needs and its test checks: the npm
 #           packages of fixtures/report-npm (the report schema and the web
@@ -32,6 +33,8 @@ mutation="coccinelle binutils"
 kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
 # what kbuild checks before it configures (t_pipeline's stand-in tree gets there)
 kbuild_tools="flex bison bc libelf-dev xz-utils"
+# gcc-12's gcov and jq: the coverage map's pipeline test (t_cover) and make coverage
+covmap="gcc-12 jq"
 # Cross builds: gcc-multilib conflicts with Debian 12's cross compilers, so
 # gcc -m32 gets only lib32gcc-12-dev (crtbegin.o, libgcc) from the host and
 # libc from the i386 sysroot.  binutils gives readelf, util-linux flock.
@@ -46,14 +49,14 @@ npm_part=""
 case "${1:-check}" in
 check)
 	# git: t_patchorder makes real diffs in a scratch repository
-	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $report $mutation git"
+	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $covmap $report $mutation git"
 	archs="arm64"
 	npm_part=1 ;;
 report)
 	pkgs="$report"
 	npm_part=1 ;;
 matrix) pkgs="$build $guest $kbuild $mutation" ;;
-coverage) pkgs="$build $guest $kbuild gcc-12 jq" ;;
+coverage) pkgs="$build $guest $kbuild $covmap" ;;
 cross)
 	pkgs="$build $guest $cross"
 	archs="arm64 ppc64el i386" ;;

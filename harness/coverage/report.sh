@@ -15,7 +15,7 @@ die() { echo "coverage: report step failed: $*" >&2; exit 1; }
 
 gcov=$(command -v gcov-12 || command -v gcov) || die "no gcov (install gcc-12)"
 # Files whose never-called functions the report lists.
-focus="drivers/tty/n_tty.c drivers/tty/tty_ioctl.c drivers/tty/tty_jobctrl.c drivers/tty/pty.c"
+focus="drivers/tty/n_tty.c drivers/tty/tty_io.c drivers/tty/tty_ioctl.c drivers/tty/tty_jobctrl.c drivers/tty/pty.c"
 # The files the issue names come first in the table.
 key="drivers/tty/n_tty.c drivers/tty/tty_io.c drivers/tty/tty_ioctl.c
 drivers/tty/tty_jobctrl.c drivers/tty/pty.c drivers/tty/tty_buffer.c

@@ -71,11 +71,15 @@ static int parse_lineno(const char *s)
 	return (int)v;
 }
 
-static long find_prog(const struct cover_map *m, const char *name)
+/* The index of program name, looking from hint on first (a line lists its
+ * programs in run order, so the next one is usually just after). */
+static long find_prog(const struct cover_map *m, const char *name, size_t hint)
 {
-	for (size_t i = 0; i < m->nprogs; i++)
+	for (size_t k = 0; k < m->nprogs; k++) {
+		size_t i = (hint + k) % m->nprogs;
 		if (!strcmp(m->progs[i], name))
 			return (long)i;
+	}
 	return -1;
 }
 
@@ -98,7 +102,7 @@ static int parse_program(struct loader *L, struct cover_map *m, char **w, int n)
 {
 	if (n < 2 || n > 3)
 		return fail(L, "'program' takes a name and its seconds");
-	if (find_prog(m, w[1]) >= 0)
+	if (find_prog(m, w[1], 0) >= 0)
 		return fail(L, "program %s listed twice", w[1]);
 	double secs = -1;
 	if (n == 3 && strcmp(w[2], "-")) {
@@ -148,8 +152,9 @@ static int parse_line(struct loader *L, struct cover_map *m, char **w, int n)
 		c.progs = calloc((size_t)(n - 3), sizeof *c.progs);
 		if (!c.progs)
 			abort();
+		long p = -1;
 		for (int i = 3; i < n; i++) {
-			long p = find_prog(m, w[i]);
+			p = find_prog(m, w[i], (size_t)(p + 1));
 			if (p < 0) {
 				free(c.progs);
 				return fail(L, "%s:%d: program %s has no 'program' line before it",

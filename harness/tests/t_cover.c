@@ -244,6 +244,82 @@ ATF_TC_BODY(command_help_and_bad_map, tc)
 	rbuf_free(&errout);
 }
 
+/* The programs of a function's lines, space-separated, deduplicated in
+ * first-seen order; "*" when one of them is a boot line. */
+static void fn_programs(const struct cover_map *m, const char *name, char *out, size_t outlen)
+{
+	const struct cover_fn *f = cover_fn_named(m, NULL, name);
+	ATF_REQUIRE_MSG(f, "no function %s in the map", name);
+	out[0] = '\0';
+	for (int l = f->first; l <= f->last; l++) {
+		const struct cover_line *c = cover_find(m, f->file, l);
+		if (!c)
+			continue;
+		if (c->boot) {
+			snprintf(out, outlen, "*");
+			return;
+		}
+		for (size_t i = 0; i < c->nprogs; i++) {
+			char word[256];
+			snprintf(word, sizeof word, " %s ", c->progs[i]);
+			char padded[1024];
+			snprintf(padded, sizeof padded, " %s ", out);
+			if (!strstr(padded, word))
+				snprintf(out + strlen(out), outlen - strlen(out), "%s%s",
+					 out[0] ? " " : "", c->progs[i]);
+		}
+	}
+}
+
+ATF_TC(pipeline_real_gcov);
+ATF_TC_HEAD(pipeline_real_gcov, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The host half of make coverage on a real gcov build "
+			  "(fixtures/cover/pipeline.sh: demo.c as drivers/tty/demo.o, dumped by "
+			  "gcov-dump.sh, extract.sh, map.sh): each function is reached by the "
+			  "programs that ran it, main by every program (boot), a function nobody "
+			  "calls by none, and a dump cut short leaves its program out");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(pipeline_real_gcov, tc)
+{
+	char script[PATH_MAX], err[512];
+	fixture(tc, "pipeline.sh", script, sizeof script);
+	struct rbuf out = { 0 }, errout = { 0 };
+	char *argv[] = { script, "work", NULL };
+	int st = capture_run(argv, NULL, 100, &out, &errout, err, sizeof err);
+	ATF_REQUIRE_EQ_MSG(st, 0, "%s: %s\n%s", script, err, rbuf_str(&errout));
+	ATF_CHECK_MSG(strstr(rbuf_str(&errout), "1 missing: p/cut"), "the cut dump is not "
+		      "named missing: %s", rbuf_str(&errout));
+	rbuf_free(&out);
+	rbuf_free(&errout);
+
+	struct cover_map m;
+	ATF_REQUIRE_EQ_MSG(cover_load("work/cover.map", &m, err, sizeof err), 0, "%s", err);
+	ATF_REQUIRE_EQ(m.nprogs, 2);
+	ATF_CHECK_STREQ(m.progs[0], "p/one");
+	ATF_CHECK_STREQ(m.progs[1], "p/two");
+	ATF_CHECK(m.prog_secs[0] == 1.5 && m.prog_secs[1] == 2.25);
+	ATF_CHECK_STREQ(m.source, "demo build");
+	ATF_CHECK_EQ(m.nfns, 4);
+	char progs[1024];
+	fn_programs(&m, "one", progs, sizeof progs);
+	ATF_CHECK_STREQ(progs, "p/one");
+	fn_programs(&m, "two", progs, sizeof progs);
+	ATF_CHECK_STREQ(progs, "p/two");
+	fn_programs(&m, "never", progs, sizeof progs);
+	ATF_CHECK_STREQ(progs, "");
+	fn_programs(&m, "main", progs, sizeof progs);
+	ATF_CHECK_STREQ(progs, "*");
+	/* Every executed line lies in a function of demo.c. */
+	for (size_t i = 0; i < m.nlines; i++) {
+		ATF_CHECK_STREQ(m.lines[i].file, "drivers/tty/demo.c");
+		ATF_CHECK_MSG(cover_fn_at(&m, m.lines[i].file, m.lines[i].line),
+			      "line %d in no function", m.lines[i].line);
+	}
+	cover_free(&m);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, load_small_map);
@@ -252,5 +328,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, parse_errors_name_file_and_line);
 	ATF_TP_ADD_TC(tp, command_output_and_exit);
 	ATF_TP_ADD_TC(tp, command_help_and_bad_map);
+	ATF_TP_ADD_TC(tp, pipeline_real_gcov);
 	return atf_no_error();
 }
