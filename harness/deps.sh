@@ -24,9 +24,9 @@
 # matrix and coverage add the cross set when KERNELS asks for another
 # architecture or ABI (abi, :arm64, :ppc64el, compat32).
 set -eu
+# tcl-dev: tcl.pc, which the Makefile asks pkg-config for (tcl-expect-dev
+# brings only tcl8.6.pc)
 build="gcc make pkg-config kyua atf-sh libatf-dev tcl-dev tcl-expect-dev libjansson-dev zlib1g-dev"
-# (tcl-dev: tcl.pc, which the Makefile asks pkg-config for; tcl-expect-dev
-# only brings tcl8.6.pc)
 # the man page check of make check
 man="man-db groff-base"
 # the fuzz target of make check (clang's libFuzzer and sanitizers)
