@@ -208,11 +208,12 @@ programs: $(LIB) $(CASES) $(FIXTURES) $(HARNESS)
 
 # The ttypot command and its man page, and under TESTSDIR the suite ttypot
 # runs: the built cases with their Kyuafiles, the programs they exec, the
-# guest init and scripts, kernel config fragments, expectations and mutants.
+# guest init and scripts, kernel config fragments, expectations, mutants and
+# the mutation rules.
 # The installed Kyuafile is cases/ only: the harness's own tests need this
 # source tree.  `kyua test -k TESTSDIR/Kyuafile` runs it with no source tree.
 INSTALL_DATA := cases/Kyuafile $(wildcard cases/*/Kyuafile) $(wildcard fixtures/expect/*) \
-	$(wildcard fixtures/kernel/*.config) $(wildcard fixtures/mutants/*)
+	$(wildcard fixtures/kernel/*.config) $(wildcard fixtures/mutants/*) $(wildcard fixtures/mutation/*.cocci)
 INSTALL_PROGS := $(CASES) $(FIXTURES) $(wildcard fixtures/guest/*)
 install: programs
 	install -D -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/bin/ttypot
