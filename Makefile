@@ -14,6 +14,9 @@ EXPECT_LIBS   := -lexpect -ltcl8.6
 HARNESS_LIBS := $(shell pkg-config --libs jansson zlib 2>/dev/null || echo -ljansson -lz) -lm
 PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
+# The installed suite, one root as FreeBSD's /usr/tests: its Kyuafile, cases/
+# and fixtures/ (ttypot finds it from EXE/../lib/ttypot/tests).
+TESTSDIR ?= $(PREFIX)/lib/ttypot/tests
 VERSION ?= 1.0
 KYUA    ?= kyua
 RESULTS ?= reports/check.db
@@ -48,13 +51,13 @@ HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 GUEST_TEST_SRCS   := $(wildcard harness/tests/guest/t_*.c)
 GUEST_TESTS       := $(GUEST_TEST_SRCS:.c=)
 
-.PHONY: all check check-man check-fuzz matrix bench mutants mutants-sample coverage bisect-demo deps clean install cross cross-all
+.PHONY: all programs check check-man check-fuzz matrix bench mutants mutants-sample coverage bisect-demo deps clean install deb check-deb cross cross-all
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS) $(GUEST_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
 ATF_HDRS := $(wildcard atf/*.h)
 atf/%.o: atf/%.c $(ATF_HDRS)
-	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(EXPECT_CFLAGS) -c -o $@ $<
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(ATF_CFLAGS) $(EXPECT_CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@
@@ -63,13 +66,13 @@ $(LIB): $(LIB_OBJS)
 # Programs in cases/interactive/ drive sessions through libexpect.
 uses_expect = $(filter interactive/%,$*)
 cases/%: cases/%.c $(LIB) $(ATF_HDRS)
-	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(if $(uses_expect),$(EXPECT_CFLAGS)) -Iatf -o $@ $< $(LIB) $(ATF_LIBS) $(if $(uses_expect),$(EXPECT_LIBS)) -lpthread
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(ATF_CFLAGS) $(if $(uses_expect),$(EXPECT_CFLAGS)) -Iatf $(LDFLAGS) -o $@ $< $(LIB) $(ATF_LIBS) $(if $(uses_expect),$(EXPECT_LIBS)) -lpthread
 
 fixtures/%: fixtures/%.c
-	$(CC) $(WARN) $(CFLAGS) -o $@ $<
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 harness/%.o: harness/%.c $(HARNESS_HDRS)
-	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -c -o $@ $<
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -c -o $@ $<
 
 # Rebuilt whole: a member whose source moved or went away must not linger.
 $(HARNESS_LIB): $(HARNESS_LIB_OBJS)
@@ -77,7 +80,7 @@ $(HARNESS_LIB): $(HARNESS_LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(HARNESS): harness/main.c $(HARNESS_LIB)
-	$(CC) $(WARN) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' -o $@ $< $(HARNESS_LIB) $(HARNESS_LIBS)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(HARNESS_INC) -DTTYPOT_VERSION='"$(VERSION)"' $(LDFLAGS) -o $@ $< $(HARNESS_LIB) $(HARNESS_LIBS)
 
 harness/tests/guest/%: harness/tests/guest/%.c
 	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) -o $@ $< $(ATF_LIBS)
@@ -200,11 +203,41 @@ cross-all: DEPS_FOR = cross
 cross-all: deps
 	@for a in $(CROSS_ARCHS); do harness/cross/build.sh $$a || exit 1; done
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/lib/ttypot
-	cp -r Kyuafile cases fixtures $(DESTDIR)$(PREFIX)/lib/ttypot/
+# What make install installs: the command, the cases and their fixtures.
+programs: $(LIB) $(CASES) $(FIXTURES) $(HARNESS)
+
+# The ttypot command and its man page, and under TESTSDIR the suite ttypot
+# runs: the built cases with their Kyuafiles, the programs they exec, the
+# guest init and scripts, kernel config fragments, expectations, mutants and
+# the mutation rules.
+# The installed Kyuafile is cases/ only: the harness's own tests need this
+# source tree.  `kyua test -k TESTSDIR/Kyuafile` runs it with no source tree.
+INSTALL_DATA := cases/Kyuafile $(wildcard cases/*/Kyuafile) $(wildcard fixtures/expect/*) \
+	$(wildcard fixtures/kernel/*.config) $(wildcard fixtures/mutants/*) $(wildcard fixtures/mutation/*.cocci)
+INSTALL_PROGS := $(CASES) $(FIXTURES) $(wildcard fixtures/guest/*)
+install: programs
 	install -D -m 755 $(HARNESS) $(DESTDIR)$(PREFIX)/bin/ttypot
 	install -D -m 644 harness/ttypot.1 $(DESTDIR)$(MANDIR)/man1/ttypot.1
+	install -d $(DESTDIR)$(TESTSDIR)
+	printf '%s\n' '-- ttypot, installed: the tty/pty cases.' 'syntax(2)' \
+		'test_suite("ttypot")' 'include("cases/Kyuafile")' > $(DESTDIR)$(TESTSDIR)/Kyuafile
+	@for f in $(INSTALL_DATA); do install -D -m 644 $$f $(DESTDIR)$(TESTSDIR)/$$f || exit 1; done
+	@for f in $(INSTALL_PROGS); do install -D -m 755 $$f $(DESTDIR)$(TESTSDIR)/$$f || exit 1; done
+	@echo "ttypot: installed $(DESTDIR)$(PREFIX)/bin/ttypot and the suite in $(DESTDIR)$(TESTSDIR)"
+
+# The Debian packages ttypot and ttypot-tests (debian/), built with
+# dpkg-buildpackage in a copy of this tree (the tree's own build is left
+# alone); the .debs, .changes and .buildinfo land in DEB_DIR.
+DEB_DIR ?= reports/deb
+deb: DEPS_FOR = deb
+deb: deps
+	harness/deb/build.sh $(DEB_DIR)
+
+# The packages' autopkgtests (debian/tests/control) that need no network or
+# VM, run with the null runner: the packages are installed on this machine
+# for the run and purged after it (harness/deb/check.sh).
+check-deb: deb
+	harness/deb/check.sh $(DEB_DIR)
 
 clean:
 	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS) $(HARNESS_TEST_OBJ) $(GUEST_TESTS) $(FUZZ)

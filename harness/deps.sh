@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages ttypot needs, when missing.  Run as root it
 # installs them; otherwise it names them and fails.
-# Usage: deps.sh check|matrix|coverage|cross|report
+# Usage: deps.sh check|matrix|coverage|cross|report|deb
 #   check:  build, Kyua, QEMU and busybox (the end-to-end guest case), the
 #           tools a kernel build needs (the pipeline case's stand-in tree),
 #           Chromium (the test that renders matrix.html), man (ttypot.1),
@@ -19,10 +19,15 @@
 #   cross:  build, the cross compilers and QEMUs for arm64 and ppc64el, the
 #           32-bit gcc runtime for i386, and those dpkg architectures
 #           (harness/cross/build.sh downloads their packages)
+#   deb:    build and Debian's package build tools (make deb)
+#   check also gets lintian and autopkgtest (harness/tests/t_deb builds the
+#           packages, checks them with lintian, runs their autopkgtests)
 # matrix and coverage add the cross set when KERNELS asks for another
 # architecture or ABI (abi, :arm64, :ppc64el, compat32).
 set -eu
-build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev libjansson-dev zlib1g-dev"
+# tcl-dev: tcl.pc, which the Makefile asks pkg-config for (tcl-expect-dev
+# brings only tcl8.6.pc)
+build="gcc make pkg-config kyua atf-sh libatf-dev tcl-dev tcl-expect-dev libjansson-dev zlib1g-dev"
 # the man page check of make check
 man="man-db groff-base"
 # the fuzz target of make check (clang's libFuzzer and sanitizers)
@@ -39,6 +44,9 @@ covmap="gcc-12 jq"
 # gcc -m32 gets only lib32gcc-12-dev (crtbegin.o, libgcc) from the host and
 # libc from the i386 sysroot.  binutils gives readelf, util-linux flock.
 cross_tools="binutils util-linux dpkg-dev"
+# make deb (debian/): dpkg-buildpackage and debhelper; the package tests
+debbuild="build-essential debhelper"
+debcheck="lintian autopkgtest"
 cross="$cross_tools gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu lib32gcc-12-dev qemu-system-arm qemu-system-ppc"
 # the mutation report: a validator for its JSON, a browser for its page,
 # and npm for the packages it is built from (any npm will do)
@@ -49,7 +57,7 @@ npm_part=""
 case "${1:-check}" in
 check)
 	# git: t_patchorder makes real diffs in a scratch repository
-	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $covmap $report $mutation git"
+	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $covmap $report $mutation git $debbuild $debcheck"
 	archs="arm64"
 	npm_part=1 ;;
 report)
@@ -57,10 +65,11 @@ report)
 	npm_part=1 ;;
 matrix) pkgs="$build $guest $kbuild $mutation" ;;
 coverage) pkgs="$build $guest $kbuild $covmap" ;;
+deb) pkgs="$build $debbuild" ;;
 cross)
 	pkgs="$build $guest $cross"
 	archs="arm64 ppc64el i386" ;;
-*) echo "usage: deps.sh check|matrix|coverage|cross|report" >&2; exit 2 ;;
+*) echo "usage: deps.sh check|matrix|coverage|cross|report|deb" >&2; exit 2 ;;
 esac
 case "${1:-check}" in
 matrix | coverage)

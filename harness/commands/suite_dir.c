@@ -34,9 +34,10 @@ find_suite_dir(const char *opt, const char *argv0, char *out, size_t outlen)
 			snprintf(out, outlen, "%s/..", exe);
 			return;
 		}
-		snprintf(path, sizeof path, "%s/../lib/ttypot/cases/Kyuafile", exe);
+		/* make install and the Debian package ttypot-tests */
+		snprintf(path, sizeof path, "%s/../lib/ttypot/tests/cases/Kyuafile", exe);
 		if (is_file(path)) {
-			snprintf(out, outlen, "%s/../lib/ttypot", exe);
+			snprintf(out, outlen, "%s/../lib/ttypot/tests", exe);
 			return;
 		}
 	}

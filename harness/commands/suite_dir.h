@@ -1,6 +1,7 @@
 /* suite_dir.h: the built suite a command runs: --suite, else the tree this
  * ttypot was built in (EXE/../ when it holds cases/Kyuafile), else
- * EXE/../lib/ttypot (make install), else ".". */
+ * EXE/../lib/ttypot/tests (make install, the Debian package ttypot-tests),
+ * else ".". */
 #ifndef TTYPOT_SUITE_DIR_H
 #define TTYPOT_SUITE_DIR_H
 

@@ -75,7 +75,7 @@ fragment_search(char *out, size_t outlen)
 		exe[n] = '\0';
 		char *d = dirname(exe);
 		/* harness/ttypot, harness/tests/t_x, PREFIX/bin/ttypot */
-		const char *rel[] = {"..", "../..", "../lib/ttypot", "."};
+		const char *rel[] = {"..", "../..", "../lib/ttypot/tests", "."};
 		for (size_t i = 0; i < sizeof rel / sizeof *rel; i++)
 			if (ku_fmt(out, outlen,
 				   "%s/%s/fixtures/kernel/ttypot.config", d,

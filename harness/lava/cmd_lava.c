@@ -106,7 +106,7 @@ int cmd_lava(int argc, char **argv)
 		.device_type = "qemu", .outdir = LAVA_DEFAULT_OUTDIR,
 		.deadline_s = LAVA_DEFAULT_WAIT_S, .job_minutes = LAVA_DEFAULT_JOB_MIN,
 	};
-	const char *suite_path = "/usr/local/lib/ttypot";
+	const char *suite_path = "/usr/local/lib/ttypot/tests";
 	char name[32];
 	snprintf(name, sizeof name, "lava %.20s", sub);
 	char **sargv = xrealloc(NULL, (size_t)argc * sizeof *sargv);
@@ -189,7 +189,7 @@ int cmd_lava(int argc, char **argv)
 	} else if (!strcmp(sub, "definition")) {
 		const struct cli_opt opts[] = {
 			cli_opt_cases(&o.cases),
-			{ "suite-path", 0, OPT_STR, &suite_path, 0, "DIR", "the suite on the board (default /usr/local/lib/ttypot)" },
+			{ "suite-path", 0, OPT_STR, &suite_path, 0, "DIR", "the suite on the board (default /usr/local/lib/ttypot/tests)" },
 			CLI_OPT_END,
 		};
 		enum cli_verdict v = cli_command(sargc, sargv, opts, "[OPTIONS]",

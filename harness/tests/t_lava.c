@@ -364,7 +364,7 @@ ATF_TC_BODY(cli_usage_errors_and_board_definition, tc)
 	ATF_CHECK_MSG(strstr(d, "from: inline") != NULL, "%s", d);
 	ATF_CHECK_MSG(strstr(d, "fixtures/guest/lava-suite.sh") != NULL, "%s", d);
 	ATF_CHECK_MSG(strstr(d, "FILTER: \"pty serial\"") != NULL, "%s", d);
-	ATF_CHECK_MSG(strstr(d, "SUITE: \"/usr/local/lib/ttypot\"") != NULL, "%s", d);
+	ATF_CHECK_MSG(strstr(d, "SUITE: \"/usr/local/lib/ttypot/tests\"") != NULL, "%s", d);
 	rbuf_free(&out);
 }
 
