@@ -62,8 +62,9 @@ $(LIB): $(LIB_OBJS)
 
 # Programs in cases/interactive/ drive sessions through libexpect.
 uses_expect = $(filter interactive/%,$*)
-# cases/apps/app_run.h: how the apps and peers rows run real programs.
-cases/%: cases/%.c $(LIB) $(ATF_HDRS) $(wildcard cases/apps/*.h)
+# cases/apps/app_run.h, cases/peers/peer_run.h: how the apps and peers
+# rows run real programs.
+cases/%: cases/%.c $(LIB) $(ATF_HDRS) $(wildcard cases/apps/*.h cases/peers/*.h)
 	$(CC) $(WARN) $(CFLAGS) $(ATF_CFLAGS) $(if $(uses_expect),$(EXPECT_CFLAGS)) -Iatf -o $@ $< $(LIB) $(ATF_LIBS) $(if $(uses_expect),$(EXPECT_LIBS)) -lpthread
 
 fixtures/%: fixtures/%.c
