@@ -6,6 +6,10 @@
  * connection.  The remote command's output must arrive whole, its exit
  * status must be ssh's, and closing the connection (the ~. escape typed on
  * ssh's terminal) must hang up the remote session: its shell gets SIGHUP.
+ *
+ * The program is is_exclusive (cases/apps/Kyuafile): sshd needs /run/sshd,
+ * which a case makes when missing and removes again, so two cases at once
+ * would pull it from under each other's sshd.
  */
 #include "app_run.h"
 
@@ -130,6 +134,22 @@ stop_sshd(const atf_tc_t *tc)
 		rmdir(in_root(tc, "/run/sshd"));
 }
 
+/* What sshd logged so far (its stderr, -e), for a failure message. */
+static const char *
+sshd_log(void)
+{
+	static struct app_buf log;
+	char tmp[4096];
+	ssize_t n;
+	while (tp_poll1(sshd.fd, POLLIN, 0) & POLLIN &&
+	       (n = read(sshd.fd, tmp, sizeof tmp)) > 0)
+		app_buf_add(&log, tmp, (size_t)n);
+	if (!log.p)
+		return "";
+	return tp_esc(log.p + (log.len > 400 ? log.len - 400 : 0),
+		      log.len > 400 ? 400 : log.len);
+}
+
 /* ssh -tt root@127.0.0.1 CMD on a new pty. */
 static void
 spawn_ssh(struct app *a, const atf_tc_t *tc, const char *cmd)
@@ -167,8 +187,10 @@ TP_CASE_TIMEOUT(output_and_status, TP_LINUX, APP_TIMEOUT_S,
 			int st = app_wait(&a, APP_WAIT_MS, what);
 			if (!WIFEXITED(st) || WEXITSTATUS(st) != 42)
 				atf_tc_fail("%s: ssh %s, want exit 42; its terminal: "
-					    "\"%s\"", what, app_status(st),
-					    tp_esc(term.p, term.len > 300 ? 300 : term.len));
+					    "\"%s\"; sshd's log: \"%s\"", what,
+					    app_status(st),
+					    tp_esc(term.p, term.len > 300 ? 300 : term.len),
+					    sshd_log());
 			app_buf_strip_cr(&term);
 			size_t end = app_check_seq(term.p, sizes[i], what);
 			if (end != term.len)
@@ -209,8 +231,8 @@ TP_CASE_TIMEOUT(close_hangs_up_session, TP_LINUX, APP_TIMEOUT_S,
 	int st = app_wait(&a, APP_WAIT_MS, "ssh's exit after ~.");
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 255)
 		atf_tc_fail("ssh %s after ~., want exit 255 (connection closed); "
-			    "its terminal: \"%s\"", app_status(st),
-			    tp_esc(term.p, term.len > 300 ? 300 : term.len));
+			    "its terminal: \"%s\"; sshd's log: \"%s\"", app_status(st),
+			    tp_esc(term.p, term.len > 300 ? 300 : term.len), sshd_log());
 	/* The remote shell writes hup from its SIGHUP trap (bounded wait). */
 	long long deadline = tp_now_ms() + APP_WAIT_MS;
 	int step = 0;
