@@ -8,13 +8,15 @@
 #           clang with libFuzzer (the readers' fuzz target), the arm64
 #           cross compiler, QEMU and dpkg architecture (the arm64 guest case),
 #           gcc-12's gcov and jq (the coverage map's pipeline test),
+#           mmdebstrap and e2fsprogs (the Debian root of t_guest_apps),
 #           and the report set
 #   report: what the mutation report needs and its test checks: the npm
 #           packages of fixtures/report-npm (the report schema and the web
 #           component mutation.html inlines; npm ci from its lock file into
 #           $TTYPOT_NPM_DIR, default ~/.cache/ttypot/npm), Node.js and npm
 #           when there is no npm, python3-jsonschema and Chromium
-#   matrix: build, Kyua, QEMU and busybox, and kernel build tools
+#   matrix: build, Kyua, QEMU and busybox, kernel build tools, and
+#           mmdebstrap and e2fsprogs (the guests' Debian root)
 #   coverage: as matrix, plus gcc-12 (its gcov reads the kernel's counters) and jq (its JSON)
 #   cross:  build, the cross compilers and QEMUs for arm64 and ppc64el, the
 #           32-bit gcc runtime for i386, and those dpkg architectures
@@ -35,6 +37,8 @@ fuzz="clang-14 libclang-rt-14-dev"
 guest="qemu-system-x86 busybox-static cpio gzip dpkg-dev"
 # ttypot mutants --generate and its test: Coccinelle reads the kernel C
 mutation="coccinelle binutils"
+# the Debian root of x86_64 guests' apps and peers rows (harness/guest-root)
+guest_root="mmdebstrap e2fsprogs"
 kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
 # what kbuild checks before it configures (t_pipeline's stand-in tree gets there)
 kbuild_tools="flex bison bc libelf-dev xz-utils"
@@ -57,13 +61,13 @@ npm_part=""
 case "${1:-check}" in
 check)
 	# git: t_patchorder makes real diffs in a scratch repository
-	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $covmap $report $mutation git $debbuild $debcheck"
+	pkgs="$build $guest $guest_root $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $covmap $report $mutation git $debbuild $debcheck"
 	archs="arm64"
 	npm_part=1 ;;
 report)
 	pkgs="$report"
 	npm_part=1 ;;
-matrix) pkgs="$build $guest $kbuild $mutation" ;;
+matrix) pkgs="$build $guest $guest_root $kbuild $mutation" ;;
 coverage) pkgs="$build $guest $kbuild $covmap" ;;
 deb) pkgs="$build $debbuild" ;;
 cross)

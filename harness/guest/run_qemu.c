@@ -2,6 +2,7 @@
  * cross-connected PCI UARTs for the loopback cases and a last PCI UART
  * (a file on the host) as the results channel. */
 #include "watch.h"
+#include "guest_root.h"
 #include "initramfs.h"
 #include "qarch.h"
 #include "kutil.h"
@@ -74,15 +75,16 @@ shell_quote(const char *s, char *out, size_t outlen)
 	out[n] = '\0';
 }
 
-/* The per-kernel segment: run.conf and the kernel's tty modules.  libdir:
+/* The per-kernel segment: run.conf, the kernel's tty modules and, with a
+ * Debian root attached (disk), the modules that mount it.  libdir:
  * where /lib really is in the initramfs.  A cross root has /lib -> usr/lib,
  * and a "lib" directory in a later cpio member would replace that symlink
  * (the kernel's unpacker removes an entry of another type), taking the
  * loader /lib/ld-linux.so.2 with it. */
 static int
 build_segment(const struct kernel_info *k, const struct run_opts *o,
-	      const char *libdir, const char *tmpdir, const char *seg,
-	      char *err, size_t errlen)
+	      const char *libdir, bool disk, const char *tmpdir,
+	      const char *seg, char *err, size_t errlen)
 {
 	char dir[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
 	ku_fmt(dir, sizeof dir, "%s/seg", tmpdir);
@@ -130,6 +132,8 @@ build_segment(const struct kernel_info *k, const struct run_opts *o,
 			}
 		}
 	}
+	if (disk && guest_root_modules(k, dir, libdir, err, errlen) < 0)
+		return -1;
 	int rc = cpio_pack(dir, seg, err, errlen);
 	ku_rm_rf(dir);
 	return rc;
@@ -215,6 +219,18 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 			return -1;
 		initramfs = xinitrd;
 	}
+	/* x86_64 guests mount the Debian root of the apps and peers rows
+	 * (harness/guest-root/build.sh) when it is built. */
+	char rootimg[PATH_MAX], rootdrive[PATH_MAX + 64];
+	int disk = 0;
+	if (!userland && !strcmp(qa->arch, "x86_64")) {
+		disk = guest_root_image(rootimg, sizeof rootimg, out->err,
+					sizeof out->err);
+		if (disk < 0)
+			return -1;
+		ku_fmt(rootdrive, sizeof rootdrive, "file=%s,format=raw,"
+		       "if=none,id=droot,readonly=on", rootimg);
+	}
 	if (!initramfs || !ku_is_file(initramfs)) {
 		snprintf(out->err, sizeof out->err, "no guest initramfs (%.400s)",
 			 initramfs ? initramfs : "not built");
@@ -237,8 +253,8 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	char seg[PATH_MAX], initrd[PATH_MAX];
 	ku_fmt(seg, sizeof seg, "%s/segment.cpio.gz", tmpdir);
 	ku_fmt(initrd, sizeof initrd, "%s/initrd.cpio.gz", tmpdir);
-	if (build_segment(k, o, userland ? "usr/lib" : "lib", tmpdir, seg,
-			  out->err, sizeof out->err) < 0)
+	if (build_segment(k, o, userland ? "usr/lib" : "lib", disk > 0,
+			  tmpdir, seg, out->err, sizeof out->err) < 0)
 		goto done;
 	if (concat(initramfs, seg, initrd) < 0) {
 		snprintf(out->err, sizeof out->err, "cannot write %.400s: %s",
@@ -285,8 +301,15 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 		"-chardev", ub, "-device", "pci-serial,chardev=lb,addr=0x11",
 		"-chardev", res, "-device", "pci-serial,chardev=res,addr=0x12",
 		NULL};
-	for (size_t i = 0; i < sizeof rest / sizeof *rest; i++)
+	for (size_t i = 0; rest[i]; i++)
 		argv[n++] = rest[i];
+	if (disk > 0) {
+		argv[n++] = "-drive";
+		argv[n++] = rootdrive;
+		argv[n++] = "-device";
+		argv[n++] = "virtio-blk-pci,drive=droot";
+	}
+	argv[n] = NULL;
 	struct proc_opts po = {.stdout_path = out->console_path,
 			       .stdout_append = true,
 			       .stderr_path = out->console_path};

@@ -1,0 +1,33 @@
+/*
+ * t_test_pty.c: CPython's test_pty: pty.openpty, pty.fork, pty.spawn and its copy loop.
+ * One row per test (peer_run.h); `listed` checks the list against
+ * the installed module.
+ */
+#define PEER_MODULE "test_pty"
+#include "peer_run.h"
+
+#define PEER_TESTS(X) \
+	X(PtyTest, test_fork) \
+	X(PtyTest, test_master_read) \
+	X(PtyTest, test_openpty) \
+	X(PtyTest, test_spawn_doesnt_hang) \
+	X(SmallPtyTests, test__copy_eof_on_all) \
+	X(SmallPtyTests, test__copy_to_each) \
+	X(SmallPtyTests, test__restore_tty_mode_normal_return) \
+
+PEER_TESTS(PEER_CASE)
+
+TP_CASE_TIMEOUT(listed, TP_LINUX, APP_TIMEOUT_S,
+		"the rows of this program are exactly the tests of CPython's test.test_pty "
+		"as installed (Debian's libpython3.11-testsuite)")
+{
+	static const char *const ids[] = {PEER_TESTS(PEER_ID)};
+	peer_listed(tc, PEER_MODULE, ids, sizeof ids / sizeof *ids, true);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	PEER_TESTS(PEER_ADD)
+	ATF_TP_ADD_TC(tp, listed);
+	return atf_no_error();
+}
