@@ -623,10 +623,14 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	struct kr_result r;
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		kr_run(e, ki, tag, filter, base->col, true, &r);
-		/* QEMU that did not start says nothing about the mutant. */
-		if (r.begun || r.end != RUN_ERROR || kr_interrupted || attempt == 2)
+		/* QEMU that did not start says nothing about the mutant, and a
+		 * panic before the suite may be the emulator's (a TCG boot on a
+		 * loaded host): once more, and only a second one counts. */
+		if (r.begun || (r.end != RUN_ERROR && r.end != RUN_PANIC) || kr_interrupted ||
+		    attempt == 2)
 			break;
-		ku_progress("mutants: %s did not start (%s): once more", m->key, r.err);
+		ku_progress("mutants: %s: %s before the suite (%s): once more", m->key,
+			    r.end == RUN_PANIC ? "kernel panic" : "no start", r.err);
 		col_free(r.col);
 	}
 	e->deadline_s = saved;
@@ -658,7 +662,8 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		snprintf(m->reason, sizeof m->reason, "kernel warning: %.200s%s", what, progs);
 	} else if (!r.begun && r.end == RUN_PANIC) {
 		m->status = MS_KILLED;
-		snprintf(m->reason, sizeof m->reason, "kernel panic before the suite started");
+		snprintf(m->reason, sizeof m->reason, "kernel panic before the suite started, "
+			 "twice");
 	} else if (!r.begun) {
 		m->status = MS_ERROR;
 		snprintf(m->reason, sizeof m->reason, "no suite: %s %.250s",
