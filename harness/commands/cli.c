@@ -235,7 +235,8 @@ static const char *const kernel_help =
 	"        ARCH: amd64, arm64, ppc64el (Debian's names; x86_64, aarch64, ppc64le too).\n"
 	"FILTER: comma-separated program[:case] or area ids, e.g. pty/t_echo,close\n";
 static const char *const output_help =
-	"Writes matrix.{md,html,csv,json}, junit-LABEL.xml, kcidb.json into DIR\n"
+	"Writes matrix.{md,html,csv,json}, junit-LABEL.xml, ktap-LABEL.ktap (the\n"
+	"kernel's KTAP), kcidb.json into DIR\n"
 	"(default ./" CLI_DEFAULT_OUTDIR ").  Exit: 0 no regression against the baseline,\n"
 	"1 regressions, 2 usage or input errors.\n";
 
@@ -271,6 +272,12 @@ static void fill_opts(struct cli *o, enum cli_cmd cmd, struct cli_opt *t)
 		size_t n = sizeof opts / sizeof *opts - 1;
 		t[n] = (struct cli_opt){ "arch", 0, OPT_STR, &o->arch, 0, "ARCH",
 			"the arch of kernel image paths (x86_64, arm64, ppc64le)" };
+		t[n + 1] = (struct cli_opt)CLI_OPT_END;
+	}
+	if (cmd == CMD_REPORT) {
+		size_t n = sizeof opts / sizeof *opts - 1;
+		t[n] = (struct cli_opt){ "format", 0, OPT_STR, &o->format, 0, "FMT",
+			"write only FMT, to stdout: ktap, md, html, csv, json, kcidb, junit" };
 		t[n + 1] = (struct cli_opt)CLI_OPT_END;
 	}
 }
