@@ -7,7 +7,8 @@
 #           Chromium (the test that renders matrix.html), man (ttypot.1),
 #           clang with libFuzzer (the readers' fuzz target), the arm64
 #           cross compiler, QEMU and dpkg architecture (the arm64 guest case),
-#           and the report set
+#           rpm/rpmbuild/rpm2cpio (t_rpm), linux-source-6.12 with python3
+#           (t_ktap runs the kernel's KTAP parser) and the report set
 #   report: what the mutation report needs and its test checks: the npm
 #           packages of fixtures/report-npm (the report schema and the web
 #           component mutation.html inlines; npm ci from its lock file into
@@ -19,7 +20,8 @@
 #           32-bit gcc runtime for i386, and those dpkg architectures
 #           (harness/cross/build.sh downloads their packages)
 # matrix and coverage add the cross set when KERNELS asks for another
-# architecture or ABI (abi, :arm64, :ppc64el, compat32).
+# architecture or ABI (abi, :arm64, :ppc64el, compat32), and the rpm set
+# for rpm: kernels.
 set -eu
 build="gcc make pkg-config kyua atf-sh libatf-dev tcl-expect-dev libjansson-dev zlib1g-dev"
 # the man page check of make check
@@ -32,6 +34,12 @@ mutation="coccinelle binutils"
 kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
 # what kbuild checks before it configures (t_pipeline's stand-in tree gets there)
 kbuild_tools="flex bison bc libelf-dev xz-utils"
+# rpm: kernels (rpm -qp, rpm2cpio, cpio, compressed modules); rpmbuild makes
+# t_rpm's RPMs
+rpm="rpm rpm2cpio cpio xz-utils zstd"
+# t_ktap reads the KTAP reports with the kernel's own parser, which it takes
+# out of linux-source-6.12 (tools/testing/kunit/kunit_parser.py)
+ktap="python3 xz-utils linux-source-6.12"
 # Cross builds: gcc-multilib conflicts with Debian 12's cross compilers, so
 # gcc -m32 gets only lib32gcc-12-dev (crtbegin.o, libgcc) from the host and
 # libc from the i386 sysroot.  binutils gives readelf, util-linux flock.
@@ -45,7 +53,7 @@ archs=""
 npm_part=""
 case "${1:-check}" in
 check)
-	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $report $mutation"
+	pkgs="$build $guest $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $report $mutation $rpm $ktap"
 	archs="arm64"
 	npm_part=1 ;;
 report)
@@ -64,6 +72,9 @@ matrix | coverage)
 	*[\ ,]abi[\ ,]* | *:arm64* | *:ppc64el* | *compat32*)
 		pkgs="$pkgs $cross"
 		archs="arm64 ppc64el i386" ;;
+	esac
+	case " ${KERNELS:-} " in
+	*rpm:* | *.rpm[\ ,+]*) pkgs="$pkgs $rpm" ;;
 	esac ;;
 esac
 missing=""

@@ -226,8 +226,10 @@ void cli_version(FILE *f)
 
 static const char *const kernel_help =
 	"KERNEL: host | PATH-to-bzImage | deb:PACKAGE[=VERSION][:ARCH] | PATH.deb\n"
-	"        | src:linux-source-6.12 | tree:DIR, each but host with an optional\n"
-	"        +compat32 (the i386 suite on an x86_64 kernel), or a preset:\n"
+	"        | src:linux-source-6.12 | tree:DIR | rpm:KERNEL.rpm[,MODULES.rpm...]\n"
+	"        | PATH.rpm (Fedora/RHEL kernel-core or SUSE kernel-default; the\n"
+	"        modules RPMs of its release beside it too), each but host with an\n"
+	"        optional +compat32 (the i386 suite on an x86_64 kernel), or a preset:\n"
 	"        default  host, two Debian 6.1 ABIs, the cloud and rt flavours and\n"
 	"                 src:linux-source-6.12 (from the apt lists; also no kernels)\n"
 	"        abi      the newest Debian 6.1 ABI as x86_64, x86_64+compat32, arm64\n"
