@@ -255,8 +255,8 @@ static void bad(const char *spec, const char *arch, const char *want1, const cha
 ATF_TC(bad_rpms_are_named);
 ATF_TC_HEAD(bad_rpms_are_named, tc)
 {
-	atf_tc_set_md_var(tc, "descr", "a file that is not an RPM, a missing file, an RPM "
-			  "without a kernel image (a modules package), an RPM of another or no "
+	atf_tc_set_md_var(tc, "descr", "a file that is not an RPM, a missing file, a truncated "
+			  "RPM, an RPM without a kernel image (a modules package), an RPM of another or no "
 			  "architecture, a source RPM and a modules RPM of another release are "
 			  "errors naming the file and what is wrong");
 	atf_tc_set_md_var(tc, "require.progs", "rpmbuild rpm rpm2cpio cpio xz");
@@ -271,6 +271,14 @@ ATF_TC_BODY(bad_rpms_are_named, tc)
 	bad("rpm:nothere.rpm", NULL, "nothere.rpm", "No such file");
 	bad("rpm:", NULL, "rpm: needs a kernel RPM", NULL);
 	bad("rpm:" FED_MODS, NULL, "no kernel image in", "kernel-modules-core-6.12.0");
+	/* Cut short: the header reads, the payload does not. */
+	size_t len;
+	char *whole = ku_read_file(FED_CORE, &len);
+	ATF_REQUIRE(whole && len > 600);
+	ATF_REQUIRE(ku_mkdir_p("cut", 0755) == 0);
+	ATF_REQUIRE(ku_write_file("cut/kernel-core-6.12.0-1.fc41.x86_64.rpm", whole, len - 200) == 0);
+	free(whole);
+	bad("rpm:cut/kernel-core-6.12.0-1.fc41.x86_64.rpm", NULL, "broken RPM", "cut/kernel-core");
 
 	/* The same kernel-core built for aarch64 and for noarch. */
 	char *spec = ku_read_file("fedora.spec", NULL);
