@@ -9,7 +9,8 @@
 #           cross compiler, QEMU and dpkg architecture (the arm64 guest case),
 #           gcc-12's gcov and jq (the coverage map's pipeline test),
 #           mmdebstrap and e2fsprogs (the Debian root of t_guest_apps),
-#           and the report set
+#           rpm/rpmbuild/rpm2cpio (t_rpm), linux-source-6.12 with python3
+#           (t_ktap runs the kernel's KTAP parser) and the report set
 #   report: what the mutation report needs and its test checks: the npm
 #           packages of fixtures/report-npm (the report schema and the web
 #           component mutation.html inlines; npm ci from its lock file into
@@ -25,7 +26,8 @@
 #   check also gets lintian and autopkgtest (harness/tests/t_deb builds the
 #           packages, checks them with lintian, runs their autopkgtests)
 # matrix and coverage add the cross set when KERNELS asks for another
-# architecture or ABI (abi, :arm64, :ppc64el, compat32).
+# architecture or ABI (abi, :arm64, :ppc64el, compat32), and the rpm set
+# for rpm: kernels.
 set -eu
 # tcl-dev: tcl.pc, which the Makefile asks pkg-config for (tcl-expect-dev
 # brings only tcl8.6.pc)
@@ -44,6 +46,12 @@ kbuild="ccache flex bison bc libelf-dev libssl-dev xz-utils git patch"
 kbuild_tools="flex bison bc libelf-dev xz-utils"
 # gcc-12's gcov and jq: the coverage map's pipeline test (t_cover) and make coverage
 covmap="gcc-12 jq"
+# rpm: kernels (rpm -qp, rpm2cpio, cpio, compressed modules); rpmbuild makes
+# t_rpm's RPMs
+rpm="rpm rpm2cpio cpio xz-utils zstd"
+# t_ktap reads the KTAP reports with the kernel's own parser, which it takes
+# out of linux-source-6.12 (tools/testing/kunit/kunit_parser.py)
+ktap="python3 xz-utils linux-source-6.12"
 # Cross builds: gcc-multilib conflicts with Debian 12's cross compilers, so
 # gcc -m32 gets only lib32gcc-12-dev (crtbegin.o, libgcc) from the host and
 # libc from the i386 sysroot.  binutils gives readelf, util-linux flock.
@@ -61,7 +69,7 @@ npm_part=""
 case "${1:-check}" in
 check)
 	# git: t_patchorder makes real diffs in a scratch repository
-	pkgs="$build $guest $guest_root $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $covmap $report $mutation git $debbuild $debcheck"
+	pkgs="$build $guest $guest_root $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $covmap $report $mutation git $debbuild $debcheck $rpm $ktap"
 	archs="arm64"
 	npm_part=1 ;;
 report)
@@ -81,6 +89,9 @@ matrix | coverage)
 	*[\ ,]abi[\ ,]* | *:arm64* | *:ppc64el* | *compat32*)
 		pkgs="$pkgs $cross"
 		archs="arm64 ppc64el i386" ;;
+	esac
+	case " ${KERNELS:-} " in
+	*rpm:* | *.rpm[\ ,+]*) pkgs="$pkgs $rpm" ;;
 	esac ;;
 esac
 missing=""

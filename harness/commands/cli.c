@@ -226,8 +226,10 @@ void cli_version(FILE *f)
 
 static const char *const kernel_help =
 	"KERNEL: host | PATH-to-bzImage | deb:PACKAGE[=VERSION][:ARCH] | PATH.deb\n"
-	"        | src:linux-source-6.12 | tree:DIR, each but host with an optional\n"
-	"        +compat32 (the i386 suite on an x86_64 kernel), or a preset:\n"
+	"        | src:linux-source-6.12 | tree:DIR | rpm:KERNEL.rpm[,MODULES.rpm...]\n"
+	"        | PATH.rpm (Fedora/RHEL kernel-core or SUSE kernel-default; the\n"
+	"        modules RPMs of its release beside it too), each but host with an\n"
+	"        optional +compat32 (the i386 suite on an x86_64 kernel), or a preset:\n"
 	"        default  host, two Debian 6.1 ABIs, the cloud and rt flavours and\n"
 	"                 src:linux-source-6.12 (from the apt lists; also no kernels)\n"
 	"        abi      the newest Debian 6.1 ABI as x86_64, x86_64+compat32, arm64\n"
@@ -235,7 +237,8 @@ static const char *const kernel_help =
 	"        ARCH: amd64, arm64, ppc64el (Debian's names; x86_64, aarch64, ppc64le too).\n"
 	"FILTER: comma-separated program[:case] or area ids, e.g. pty/t_echo,close\n";
 static const char *const output_help =
-	"Writes matrix.{md,html,csv,json}, junit-LABEL.xml, kcidb.json into DIR\n"
+	"Writes matrix.{md,html,csv,json}, junit-LABEL.xml, ktap-LABEL.ktap (the\n"
+	"kernel's KTAP), kcidb.json into DIR\n"
 	"(default ./" CLI_DEFAULT_OUTDIR ").  Exit: 0 no regression against the baseline,\n"
 	"1 regressions, 2 usage or input errors.\n";
 
@@ -278,6 +281,12 @@ static void fill_opts(struct cli *o, enum cli_cmd cmd, struct cli_opt *t)
 		t[n + 1] = (struct cli_opt){ "reuse", 0, OPT_FLAG, &o->reuse, 0, NULL,
 			"read columns whose key matches from the result cache" };
 		t[n + 2] = (struct cli_opt)CLI_OPT_END;
+	}
+	if (cmd == CMD_REPORT) {
+		size_t n = sizeof opts / sizeof *opts - 1;
+		t[n] = (struct cli_opt){ "format", 0, OPT_STR, &o->format, 0, "FMT",
+			"write only FMT, to stdout: ktap, md, html, csv, json, kcidb, junit" };
+		t[n + 1] = (struct cli_opt)CLI_OPT_END;
 	}
 }
 

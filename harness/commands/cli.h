@@ -4,6 +4,7 @@
  *   ttypot matrix [options] [KERNEL...]   (no kernels: the default set)
  *   ttypot run    [options]               (the host kernel only)
  *   ttypot report -o DIR RESULTS...       (re-render matrix.json or results files)
+ *   ttypot report --format FMT RESULTS... (one format on stdout, e.g. ktap)
  *   ttypot merge  -o DIR RUN.json...      (combine matrix.json files)
  *   ttypot ci | bisect-run | mutants      (ci.h, bisect.h, mutants.h)
  *   ttypot cover [--map FILE] WHERE...    (cmd_cover.h)
@@ -92,6 +93,7 @@ struct cli {
 	const char *split_first; /* the cases reaching the change, then the rest */
 	const char *split_rest;
 	double start;            /* when the command started (progress_now), or 0 */
+	const char *format;    /* --format FMT (report): that one on stdout */
 	char **args;           /* kernels, or files */
 	int nargs;
 	bool version;          /* --version (with cmd CMD_HELP) */

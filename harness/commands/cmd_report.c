@@ -71,7 +71,9 @@ int cmd_report(const struct cli *o, const char *argv0)
 			matrix_add(&m, c);
 		}
 	}
-	if (rc == 0)
+	if (rc == 0 && o->format)
+		rc = render_format(&m, o->baseline ? o->baseline : base, o->format);
+	else if (rc == 0)
 		rc = render_matrix(&m, o->baseline ? o->baseline : base, o->outdir);
 	matrix_free(&m);
 	expect_free(&ex);

@@ -35,8 +35,35 @@ int render_matrix(struct matrix *m, const char *baseline, const char *outdir)
 		       s->count[ST_MISSING]);
 	}
 	printf("ttypot: reports in %s/ (matrix.md matrix.html matrix.csv matrix.json "
-	       "kcidb.json junit-*.xml)\n", outdir);
+	       "kcidb.json junit-*.xml ktap-*.ktap)\n", outdir);
 	fflush(stdout);
+	if (rc)
+		return rc;
+	return m->regressions ? 1 : 0;
+}
+
+int render_format(struct matrix *m, const char *baseline, const char *format)
+{
+	char err[1024];
+	int rc = 0;
+	if (matrix_set_baseline(m, baseline, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: %s; using %s\n", err,
+			m->ncols ? m->cols[0]->label : "-");
+		rc = 2;
+	}
+	matrix_build(m);
+	struct rbuf b = {0};
+	if (report_format(m, format, &b, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: report: %s\n", err);
+		rbuf_free(&b);
+		return 2;
+	}
+	const char *text = rbuf_str(&b);
+	if (fwrite(text, 1, b.len, stdout) != b.len || fflush(stdout) != 0) {
+		fprintf(stderr, "ttypot: report: writing to stdout failed\n");
+		rc = 2;
+	}
+	rbuf_free(&b);
 	if (rc)
 		return rc;
 	return m->regressions ? 1 : 0;

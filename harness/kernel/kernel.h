@@ -3,7 +3,8 @@
  * kernel/ -> guest/ -> results/ -> report/ -> commands/).
  *
  * kspec_parse() checks a command-line kernel (host, a bzImage path,
- * deb:PACKAGE[:ARCH], src:linux-source-X.Y, tree:DIR, each optionally
+ * deb:PACKAGE[:ARCH], src:linux-source-X.Y, tree:DIR, rpm:KERNEL.rpm[,MODULES.rpm...],
+ * each optionally
  * +compat32); kernel_resolve() turns it into
  * a bootable image (downloads, builds, caches).  A new kind of kernel source
  * is a resolve_<kind>.c in this folder plus a case in resolve.c.
@@ -20,12 +21,14 @@ enum kspec_kind {
 	KSPEC_DEB,    /* "deb:PACKAGE[=VERSION]" or a path to a .deb */
 	KSPEC_SRC,    /* "src:linux-source-6.12" (Debian source package) */
 	KSPEC_TREE,   /* "tree:DIR" (a kernel source tree, built out of tree) */
+	KSPEC_RPM,    /* "rpm:KERNEL.rpm[,MODULES.rpm...]" or a path to a .rpm */
 };
 
 struct kspec {
 	enum kspec_kind kind;
 	char text[512];    /* the spec as the user wrote it */
-	char arg[512];     /* path, package name, source package or tree dir */
+	char arg[512];     /* path, package name, source package, tree dir, or
+			    * (rpm:) the kernel RPM and modules RPMs, ','-separated */
 	char version[128]; /* deb:PACKAGE=VERSION, else "" */
 	bool deb_is_file;  /* KSPEC_DEB given as a path to a .deb */
 	char arch[16];     /* guest architecture: x86_64, arm64, ppc64le */

@@ -35,6 +35,8 @@ int resolve_deb(const struct kspec *s, const char *cache,
 		struct kernel_info *out, char *err, size_t errlen);
 int resolve_src(const struct kspec *s, const char *cache,
 		struct kernel_info *out, char *err, size_t errlen);
+int resolve_rpm(const struct kspec *s, const char *cache,
+		struct kernel_info *out, char *err, size_t errlen);
 int resolve_tree(const struct kspec *s, const char *cache,
 		 struct kernel_info *out, char *err, size_t errlen);
 

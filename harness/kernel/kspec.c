@@ -7,7 +7,8 @@
 
 #define KSPEC_FORMS                                                            \
 	"host, PATH (kernel image), deb:PACKAGE[=VERSION][:ARCH], PATH.deb, "  \
-	"src:linux-source-X.Y, tree:DIR; +compat32 after any but host"
+	"src:linux-source-X.Y, tree:DIR, rpm:KERNEL.rpm[,MODULES.rpm...], "  \
+	"PATH.rpm; +compat32 after any but host"
 
 /* Kernel arch, then the other names it goes by (Debian's first). */
 static const char *const arches[][3] = {
@@ -205,6 +206,17 @@ kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
 		strcpy(out->arg, text + 5);
 		return 0;
 	}
+	/* rpm:KERNEL.rpm[,MODULES.rpm...]: the modules RPMs are found
+	 * beside the kernel RPM when not given. */
+	if (!strncmp(text, "rpm:", 4)) {
+		if (!text[4] || text[4] == ',')
+			return fail(err, errlen, out->text,
+				    "rpm: needs a kernel RPM, e.g. "
+				    "rpm:/srv/kernel-core-6.12.0-1.fc41.x86_64.rpm");
+		out->kind = KSPEC_RPM;
+		strcpy(out->arg, text + 4);
+		return 0;
+	}
 	/* "word:..." with an unknown word is a typo, not a path. */
 	const char *colon = strchr(text, ':'), *slash = strchr(text, '/');
 	if (colon && (!slash || colon < slash)) {
@@ -220,6 +232,11 @@ kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
 	if (has_suffix(text, ".deb")) {
 		out->kind = KSPEC_DEB;
 		out->deb_is_file = true;
+		strcpy(out->arg, text);
+		return 0;
+	}
+	if (has_suffix(text, ".rpm")) {
+		out->kind = KSPEC_RPM;
 		strcpy(out->arg, text);
 		return 0;
 	}

@@ -49,6 +49,8 @@ dispatch(const struct kspec *spec, const char *cache, struct kernel_info *out,
 		return resolve_image(spec, out, err, errlen);
 	case KSPEC_DEB:
 		return resolve_deb(spec, cache, out, err, errlen);
+	case KSPEC_RPM:
+		return resolve_rpm(spec, cache, out, err, errlen);
 	case KSPEC_SRC:
 		return resolve_src(spec, cache, out, err, errlen);
 	case KSPEC_TREE:

@@ -4,7 +4,9 @@
  * format, each reading a built matrix.  Every renderer appends to an rbuf;
  * report_write_all writes them all into a directory:
  *   matrix.md, matrix.html, matrix.csv, matrix.json (schema ttypot-matrix/1,
- *   reports/README.md), junit-<label>.xml per kernel, kcidb.json.
+ *   reports/README.md), junit-<label>.xml and ktap-<label>.ktap per kernel,
+ *   kcidb.json.  report_format writes one of them to a buffer (ttypot
+ *   report --format).
  * Guest text is escaped for each format; no environment is ever written.
  */
 #ifndef TTYPOT_REPORT_H
@@ -22,9 +24,16 @@ void report_csv(const struct matrix *m, struct rbuf *out);
 void report_json(const struct matrix *m, struct rbuf *out);
 void report_junit(const struct matrix *m, size_t col, struct rbuf *out);
 void report_kcidb(const struct matrix *m, struct rbuf *out);
+/* A column in the kernel's KTAP version 1 (report_ktap.c says how). */
+void report_ktap(const struct matrix *m, size_t col, struct rbuf *out);
+/* Every column: one column's document as report_ktap, several as one
+ * document with a subtest per column (named by its label). */
+void report_ktap_all(const struct matrix *m, struct rbuf *out);
 
 /* The file name of a column's JUnit report ("junit-<safe label>.xml"). */
 void report_junit_name(const struct column *c, char *out, size_t outlen);
+/* The file name of a column's KTAP report ("ktap-<safe label>.ktap"). */
+void report_ktap_name(const struct column *c, char *out, size_t outlen);
 /* "fail (regression)", "pass", "" for no cell. */
 void report_cell_text(const struct matrix *m, size_t row, size_t col,
 		      char *out, size_t outlen);
@@ -49,6 +58,13 @@ json_t *report_jnum(double v);
 /* Append doc (then released) indented, '<' as \u003c so that the text is
  * safe inside an HTML <script> too. */
 void report_jdump(json_t *doc, struct rbuf *out);
+
+/* The formats report_format knows, for usage messages. */
+#define REPORT_FORMATS "md, html, csv, json, kcidb, ktap, junit (one kernel)"
+/* One format (a name of REPORT_FORMATS) of the whole matrix into out.  0,
+ * or -1 with a message naming the format. */
+int report_format(const struct matrix *m, const char *format, struct rbuf *out,
+		  char *err, size_t errlen);
 
 /* Write every format into dir (created).  0, or -1 with a message. */
 int report_write_all(const struct matrix *m, const char *dir, char *err,
