@@ -14,9 +14,11 @@
 #include "rbuf.h"
 
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Paths are bounded by PATH_MAX; a truncated message is only shorter. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -28,6 +30,39 @@
 #define CASES "noncanon/t_nonblock,pty/t_open"
 /* Two cold kernel builds under TCG-loaded cores, then three short boots. */
 #define DEADLINE_S 5400
+
+/* Kyua gives each case a fresh HOME: a cold 6.12 build (and an empty
+ * ccache) every time.  Use the caches ttypot and ccache use outside the
+ * test, as t_guest_arch does: $TTYPOT_CACHE or ~/.cache/ttypot, and
+ * $CCACHE_DIR or ~/.cache/ccache of the user's own home. */
+static void cache_env(char *cache, size_t clen, char *ccache, size_t cclen)
+{
+	const char *c = getenv("TTYPOT_CACHE"), *cc = getenv("CCACHE_DIR");
+	struct passwd *pw = getpwuid(getuid());
+	const char *home = pw != NULL ? pw->pw_dir : "/root";
+	if (c != NULL && *c)
+		snprintf(cache, clen, "TTYPOT_CACHE=%s", c);
+	else
+		snprintf(cache, clen, "TTYPOT_CACHE=%s/.cache/ttypot", home);
+	if (cc != NULL && *cc)
+		snprintf(ccache, cclen, "CCACHE_DIR=%s", cc);
+	else
+		snprintf(ccache, cclen, "CCACHE_DIR=%s/.cache/ccache", home);
+}
+
+/* The schemata tree and build of this run's output directory (mutants_gen.c
+ * keeps them per directory for --resume): the test's directory goes with
+ * the test, so they go too. */
+static void drop_run_tree(const char *cache, const char *outdir)
+{
+	char real[PATH_MAX], hex[65], dir[PATH_MAX + 64];
+	if (!realpath(outdir, real))
+		return;
+	ku_sha256_hex(real, strlen(real), hex);
+	snprintf(dir, sizeof dir, "%s/mutation/run-%.12s", cache, hex);
+	if (ku_is_dir(dir))
+		ku_rm_rf(dir);
+}
 
 /* The status cell of case id in matrix.csv text ("id,area,status ..."),
  * or NULL. */
@@ -62,10 +97,13 @@ ATF_TC_BODY(schemata_kernel_id0_and_a_kill, tc)
 	ATF_REQUIRE(getcwd(cwd, sizeof cwd));
 	snprintf(out, sizeof out, "%s/mut", cwd);
 	snprintf(plain, sizeof plain, "%s/plain", cwd);
-	char *gen[] = { exe, "mutants", "--generate", "--files", "drivers/tty/n_tty.c",
+	char cache[PATH_MAX + 32], ccache[PATH_MAX + 32];
+	cache_env(cache, sizeof cache, ccache, sizeof ccache);
+	char *gen[] = { "env", cache, ccache, exe, "mutants", "--generate", "--files", "drivers/tty/n_tty.c",
 			"--keys", KILLED_KEY "," OTHER_KEY, "--cases", CASES, "--map",
 			"none", "-o", out, NULL };
 	int rc = e2e_run(gen, DEADLINE_S, "gen.log", "ttypot mutants --generate");
+	drop_run_tree(cache + strlen("TTYPOT_CACHE="), out);
 	/* 1: OTHER_KEY survives these programs (or is equivalent: then 0). */
 	ATF_REQUIRE_MSG(rc == 0 || rc == 1, "ttypot mutants --generate exit %d (gen.log)", rc);
 	char state[PATH_MAX + 32];
@@ -81,7 +119,7 @@ ATF_TC_BODY(schemata_kernel_id0_and_a_kill, tc)
 	ATF_CHECK_MSG(strstr(entry, "noncanon/t_nonblock:"), "no killing case named: %s", entry);
 	free(st);
 	/* id 0 against the plain build, cell for cell. */
-	char *mx[] = { exe, "matrix", "-o", plain, "--cases", CASES,
+	char *mx[] = { "env", cache, ccache, exe, "matrix", "-o", plain, "--cases", CASES,
 		       "src:linux-source-6.12", NULL };
 	rc = e2e_run(mx, DEADLINE_S, "plain.log", "ttypot matrix src:linux-source-6.12");
 	ATF_REQUIRE_MSG(rc == 0, "the plain column: exit %d (plain.log)", rc);
