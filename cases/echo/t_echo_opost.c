@@ -57,6 +57,20 @@ TP_CASE(echo_tab3_expands_to_next_stop, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(echo_backspace_moves_tab_column, TP_LINUX,
+	"An echoed backspace moves the output column back one, never below "
+	"0, so a tab echoed after it under OPOST|TAB3 expands from there: "
+	"\"a\\b\\t\" and \"\\r\\b\\t\" both give 8 spaces")
+{
+	struct tp_pty p;
+
+	/* ECHO without ECHOCTL: the backspace is echoed as itself. */
+	tp_echo_open(&p, 0, OPOST | ONLCR | TAB3, ECHO);
+	TP_ECHO(p.master, "a\b\tz", "a\b        z", "echo of a BS TAB z");
+	TP_ECHO(p.master, "\r\b\tx", "\r\b        x", "echo of CR BS TAB x");
+	tp_pty_close(&p);
+}
+
 TP_CASE(erase_tab_column_counts_prompt_only_with_opost, TP_LINUX,
 	"The column of a prompt is tracked only through OPOST: with OPOST "
 	"clear, a 4-column prompt is not counted, so erasing \"ab\\t\" "
@@ -78,6 +92,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, echo_nl_follows_onlcr);
 	ATF_TP_ADD_TC(tp, echo_goes_through_olcuc_and_ocrnl);
 	ATF_TP_ADD_TC(tp, echo_without_opost_ignores_output_flags);
+	ATF_TP_ADD_TC(tp, echo_backspace_moves_tab_column);
 	ATF_TP_ADD_TC(tp, echo_tab3_expands_to_next_stop);
 	ATF_TP_ADD_TC(tp, erase_tab_column_counts_prompt_only_with_opost);
 	return atf_no_error();
