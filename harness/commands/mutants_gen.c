@@ -312,6 +312,20 @@ static void cover_triage(const struct cover_map *map, struct mutant *m)
 	rbuf_free(&b);
 }
 
+/* Does filter (space-separated programs or areas) hold the program
+ * prog[0..pl): the program itself, or an area ("pty") holding it? */
+static bool filter_holds(const char *filter, const char *prog, size_t pl)
+{
+	for (const char *p = filter; *p;) {
+		size_t tl = strcspn(p, " ");
+		if ((tl == pl && !strncmp(p, prog, pl)) ||
+		    (tl < pl && !strncmp(p, prog, tl) && prog[tl] == '/'))
+			return true;
+		p += tl + (p[tl] == ' ');
+	}
+	return false;
+}
+
 /* --cases: only the programs of cases (space-separated programs or areas)
  * among those covering m (all of cases when the map gave "*"). */
 static void restrict_to(struct mutant *m, const char *cases)
@@ -323,16 +337,7 @@ static void restrict_to(struct mutant *m, const char *cases)
 	struct rbuf b = {0};
 	char *list = xstrdup(m->covered_by);
 	for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
-		bool in = false;
-		for (const char *p = cases; *p;) {
-			size_t tl = strcspn(p, " ");
-			size_t pl = strlen(t);
-			/* a program, or an area ("pty") holding it */
-			in |= (tl == pl && !strncmp(p, t, pl)) ||
-			      (tl < pl && !strncmp(p, t, tl) && t[tl] == '/');
-			p += tl + (p[tl] == ' ');
-		}
-		if (in)
+		if (filter_holds(cases, t, strlen(t)))
 			rbuf_addf(&b, "%s%s", b.len ? " " : "", t);
 	}
 	free(list);
@@ -574,15 +579,7 @@ static double programs_secs(const struct column *base, const char *filter)
 	for (size_t i = 0; i < base->ncases; i++) {
 		const char *id = base->cases[i].id;
 		size_t pl = strcspn(id, ":");
-		bool in = !strcmp(filter, "*");
-		for (const char *p = filter; !in && *p;) {
-			size_t tl = strcspn(p, " ");
-			/* a program, or an area holding it */
-			in = (tl == pl && !strncmp(p, id, pl)) ||
-			     (tl < pl && !strncmp(p, id, tl) && id[tl] == '/');
-			p += tl + (p[tl] == ' ');
-		}
-		if (!in)
+		if (strcmp(filter, "*") && !filter_holds(filter, id, pl))
 			continue;
 		sum += base->cases[i].secs;
 		if (base->cases[i].secs > longest)
