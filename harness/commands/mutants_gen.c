@@ -46,7 +46,7 @@
 struct gopts {
 	const char *outdir, *cache, *suite, *map, *files, *patch, *resume, *keys, *cases;
 	int sample, seed, deadline_s;
-	bool generate, list;
+	bool generate, list, rerun_survivors;
 };
 
 static const char *const gen_more =
@@ -56,7 +56,9 @@ static const char *const gen_more =
 	"reports/cover.map from make coverage).  --list prints every generated\n"
 	"mutant; --patch KEY writes one as a patch for `ttypot mutants PATCH`.\n"
 	"Writes DIR/mutation.md, mutation-report.json, mutation.html and\n"
-	"mutation-state.json after every mutant; --resume DIR continues a run.\n"
+	"mutation-state.json after every mutant; --resume DIR continues a run,\n"
+	"--rerun-survivors runs its survivors again with the suite as it is now\n"
+	"(the report keeps both verdicts).\n"
 	"Exit: 0 every evaluated mutant killed, 1 survivors, 2 errors.\n";
 
 static int parse(int argc, char **argv, struct gopts *o)
@@ -69,6 +71,8 @@ static int parse(int argc, char **argv, struct gopts *o)
 		{ "sample", 0, OPT_INT, &o->sample, 1, "N", "a stratified sample of N (default all)" },
 		{ "seed", 0, OPT_INT, &o->seed, 0, "S", "the sample's seed (default 1)" },
 		{ "resume", 0, OPT_STR, &o->resume, 0, "DIR", "continue the run whose state is in DIR" },
+		{ "rerun-survivors", 0, OPT_FLAG, &o->rerun_survivors, 0, NULL,
+		  "with --resume: run its survivors again (after cases were added)" },
 		{ "map", 0, OPT_STR, &o->map, 0, "FILE", "the coverage map (default reports/cover.map; none: no triage)" },
 		{ "files", 0, OPT_STR, &o->files, 0, "LIST", "comma-separated source files to mutate" },
 		{ "list", 0, OPT_FLAG, &o->list, 0, NULL, "print the generated mutants and stop" },
@@ -84,6 +88,10 @@ static int parse(int argc, char **argv, struct gopts *o)
 					 NULL, NULL);
 	if (v == CLI_OK && o->resume)
 		o->outdir = o->resume;
+	if (v == CLI_OK && o->rerun_survivors && !o->resume) {
+		fprintf(stderr, "ttypot: mutants: --rerun-survivors needs --resume DIR\n");
+		return -1;
+	}
 	return v == CLI_OK ? 0 : v == CLI_ERROR ? -1 : 1;
 }
 
@@ -601,6 +609,24 @@ static void write_baseline(const char *outdir, const struct column *c)
 	rbuf_free(&b);
 }
 
+/* --rerun-survivors: survivors become pending again, their first verdict
+ * kept in earlier (the report shows both), their programs chosen anew. */
+static void reopen_survivors(struct gen *g, const unsigned char *pick)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		struct mutant *m = &g->v[i].m;
+		if (!pick[i] || m->status != MS_SURVIVED)
+			continue;
+		snprintf(m->earlier, sizeof m->earlier, "survived (%.300s)", m->reason);
+		m->status = MS_PENDING;
+		m->reason[0] = m->covered_by[0] = '\0';
+		m->secs = 0;
+		k++;
+	}
+	ku_progress("mutants: --rerun-survivors: %zu survivors run again", k);
+}
+
 /* Boot the schemata kernel as mutant m with its programs; record what
  * happened in m. */
 static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
@@ -773,6 +799,8 @@ int cmd_mutants_generate(int argc, char **argv)
 		sp = have;
 		ku_progress("mutants: resuming %s: %zu mutants of %zu, seed %llu", o.outdir,
 			    sp.sample, sp.generated, sp.seed);
+		if (o.rerun_survivors)
+			reopen_survivors(&g, pick);
 	} else {
 		if (ku_is_file(statef)) {
 			fprintf(stderr, "ttypot: mutants: %s holds a run (%s): --resume %s continues "

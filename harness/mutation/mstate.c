@@ -19,10 +19,13 @@ int mstate_save(const char *dir, const struct mstate_params *p, const struct gmu
 		if (!pick[i])
 			continue;
 		const struct mutant *m = &v[i].m;
-		json_array_append_new(list, json_pack("{s:s, s:I, s:s, s:s, s:s, s:f}",
+		json_t *e = json_pack("{s:s, s:I, s:s, s:s, s:s, s:f}",
 			"key", m->key, "id", (json_int_t)m->id,
 			"status", mut_status_name(m->status), "reason", m->reason,
-			"covered_by", m->covered_by, "secs", m->secs));
+			"covered_by", m->covered_by, "secs", m->secs);
+		if (m->earlier[0])
+			json_object_set_new(e, "earlier", json_string(m->earlier));
+		json_array_append_new(list, e);
 	}
 	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:f, s:o}",
 			      "schema", MSTATE_SCHEMA, "source", p->source, "rules", p->rules,
@@ -92,6 +95,8 @@ int mstate_load(const char *dir, struct mstate_params *p, struct gmut *v, size_t
 		snprintf(m->covered_by, sizeof m->covered_by, "%s",
 			 json_string_value(json_object_get(e, "covered_by")) ?: "");
 		m->secs = json_number_value(json_object_get(e, "secs"));
+		snprintf(m->earlier, sizeof m->earlier, "%s",
+			 json_string_value(json_object_get(e, "earlier")) ?: "");
 	}
 	json_decref(o);
 	return rc;

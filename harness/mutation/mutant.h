@@ -62,6 +62,8 @@ struct mutant {
 	char reason[300];     /* killing case(s), the warning, why equivalent... */
 	char covered_by[300]; /* programs selected to run it (space-separated) */
 	double secs;          /* boot + programs for this mutant (0 when not run) */
+	char earlier[340];    /* "survived (reason)" when a later sitting ran it again
+			       * (--rerun-survivors, after cases were added); "" else */
 };
 
 #endif

@@ -138,6 +138,34 @@ static void survivor_list(struct rbuf *b, const struct mutant *const *v, size_t 
 	}
 }
 
+/* Survivors of an earlier sitting that --rerun-survivors ran again: what
+ * they were, what they are. */
+static void rerun_list(struct rbuf *b, const struct mutant *const *v, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += v[i]->earlier[0] != '\0';
+	if (!k)
+		return;
+	rbuf_addf(b, "\n## Survivors run again (%zu)\n\nSurvivors of an earlier sitting, run "
+		  "again with the suite as it is now (cases added since).\n\n"
+		  "| mutant | function | earlier | now | reason |\n|---|---|---|---|---|\n", k);
+	for (size_t i = 0; i < n; i++) {
+		const struct mutant *m = v[i];
+		if (!m->earlier[0])
+			continue;
+		rbuf_add(b, "| ");
+		rbuf_md(b, m->key);
+		rbuf_add(b, " | ");
+		rbuf_md(b, m->func[0] ? m->func : "?");
+		rbuf_add(b, " | ");
+		rbuf_md(b, m->earlier);
+		rbuf_addf(b, " | %s | ", mut_status_name(m->status));
+		rbuf_md(b, m->reason);
+		rbuf_add(b, " |\n");
+	}
+}
+
 /* Mutants of the given statuses with their reasons: timeouts and warnings
  * (kills that say more about the kernel than a failing case), errors. */
 static void reason_list(struct rbuf *b, const char *title, const char *intro,
@@ -201,6 +229,18 @@ void mutation_report_md(const struct mutant *m, size_t n,
 		  "%zu pending.\n", all.total, all.n[MS_EQUIVALENT], all.n[MS_NOT_COVERED],
 		  all.n[MS_UNCOMPILABLE], k, all.n[MS_KILLED_TIMEOUT], all.n[MS_KILLED_WARNING],
 		  all.n[MS_SURVIVED], all.n[MS_ERROR], all.n[MS_PENDING]);
+	size_t again = 0, now_killed = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m[i].earlier[0]) {
+			again++;
+			now_killed += mut_status_killed(m[i].status);
+		}
+	if (again && mutation_wilson95(k - now_killed, d, &lo, &hi))
+		rbuf_addf(b, "\nBefore the survivors were run again with cases added since "
+			  "(--rerun-survivors): %zu/%zu = %.1f %% (%.1f-%.1f %%); %zu of the %zu "
+			  "survivors run again were killed.\n", k - now_killed, d,
+			  100.0 * (double)(k - now_killed) / (double)d, 100 * lo, 100 * hi,
+			  now_killed, again);
 	explain(b);
 
 	rbuf_add(b, "\n## Per file\n\n| file");
@@ -231,6 +271,7 @@ void mutation_report_md(const struct mutant *m, size_t n,
 	tally_row(b, "all", true, &all);
 
 	survivor_list(b, v, n);
+	rerun_list(b, v, n);
 	reason_list(b, "Timeouts and warnings",
 		    "Killed by the run passing its deadline (timeout) or by a kernel warning "
 		    "alone (warning).", v, n, MS_KILLED_TIMEOUT, MS_KILLED_WARNING);

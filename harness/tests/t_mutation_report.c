@@ -395,6 +395,39 @@ ATF_TC_BODY(md_numbers, tc)
 	remove_tree(dir);
 }
 
+ATF_TC(md_rerun_survivors);
+ATF_TC_HEAD(md_rerun_survivors, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A survivor that --rerun-survivors ran again keeps its "
+			  "first verdict: mutation.md scores it as it is now (10/12) and also "
+			  "before the re-run (9/12 = 75.0 %, 46.8-91.1 %), and lists it with both");
+}
+ATF_TC_BODY(md_rerun_survivors, tc)
+{
+	(void)tc;
+	char dir[DIRLEN];
+	struct mutant m[NM];
+	fixture(dir, sizeof dir, m);
+	/* the first mutant was a survivor of an earlier sitting */
+	ATF_REQUIRE(m[0].status == MS_KILLED);
+	snprintf(m[0].earlier, sizeof m[0].earlier, "survived (564 cases of the suite passed)");
+	struct rbuf b = {0};
+	mutation_report_md(m, NM, &info, &b);
+	const char *md = rbuf_str(&b);
+	CHECK_HAS(md, "**Mutation score 10/12 = 83.3 %**");
+	CHECK_HAS(md, "Before the survivors were run again with cases added since "
+		      "(--rerun-survivors): 9/12 = 75.0 % (46.8-91.1 %); 1 of the 1 survivors "
+		      "run again were killed.\n");
+	const char *rr = strstr(md, "## Survivors run again (1)\n");
+	ATF_REQUIRE_MSG(rr != NULL, "no list of the survivors run again");
+	char row[700];
+	snprintf(row, sizeof row, "| drivers/tty/tiny\\_tty.c:%d:ror:1 | tiny\\_put | survived "
+		 "(564 cases of the suite passed) | killed | ", m[0].line);
+	CHECK_HAS(rr, row);
+	rbuf_free(&b);
+	remove_tree(dir);
+}
+
 /* Run the schema's validator (Draft 7, what its $schema says) on a file;
  * its exit status, and what it printed in out. */
 static int validate(const char *schema, const char *doc, struct rbuf *out)
@@ -800,6 +833,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, names);
 	ATF_TP_ADD_TC(tp, wilson);
 	ATF_TP_ADD_TC(tp, md_numbers);
+	ATF_TP_ADD_TC(tp, md_rerun_survivors);
 	ATF_TP_ADD_TC(tp, json_schema_valid);
 	ATF_TP_ADD_TC(tp, bad_input_named);
 	ATF_TP_ADD_TC(tp, empty_run);
