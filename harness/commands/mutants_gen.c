@@ -44,7 +44,7 @@
 #define GEN_CHECKED "object code differs from id 0"
 
 struct gopts {
-	const char *outdir, *cache, *suite, *map, *files, *patch, *resume, *keys, *cases;
+	const char *outdir, *cache, *suite, *map, *files, *patch, *resume, *keys, *cases, *rerun;
 	int sample, seed, deadline_s;
 	bool generate, list, rerun_survivors;
 };
@@ -73,6 +73,8 @@ static int parse(int argc, char **argv, struct gopts *o)
 		{ "resume", 0, OPT_STR, &o->resume, 0, "DIR", "continue the run whose state is in DIR" },
 		{ "rerun-survivors", 0, OPT_FLAG, &o->rerun_survivors, 0, NULL,
 		  "with --resume: run its survivors again (after cases were added)" },
+		{ "rerun", 0, OPT_STR, &o->rerun, 0, "KEYS",
+		  "with --resume: run these evaluated mutants again (comma-separated keys)" },
 		{ "map", 0, OPT_STR, &o->map, 0, "FILE", "the coverage map (default reports/cover.map; none: no triage)" },
 		{ "files", 0, OPT_STR, &o->files, 0, "LIST", "comma-separated source files to mutate" },
 		{ "list", 0, OPT_FLAG, &o->list, 0, NULL, "print the generated mutants and stop" },
@@ -88,8 +90,9 @@ static int parse(int argc, char **argv, struct gopts *o)
 					 NULL, NULL);
 	if (v == CLI_OK && o->resume)
 		o->outdir = o->resume;
-	if (v == CLI_OK && o->rerun_survivors && !o->resume) {
-		fprintf(stderr, "ttypot: mutants: --rerun-survivors needs --resume DIR\n");
+	if (v == CLI_OK && (o->rerun_survivors || o->rerun) && !o->resume) {
+		fprintf(stderr, "ttypot: mutants: --rerun%s needs --resume DIR\n",
+			o->rerun ? "" : "-survivors");
 		return -1;
 	}
 	return v == CLI_OK ? 0 : v == CLI_ERROR ? -1 : 1;
@@ -609,22 +612,49 @@ static void write_baseline(const char *outdir, const struct column *c)
 	rbuf_free(&b);
 }
 
-/* --rerun-survivors: survivors become pending again, their first verdict
- * kept in earlier (the report shows both), their programs chosen anew. */
-static void reopen_survivors(struct gen *g, const unsigned char *pick)
+/* A verdict to give again: pending once more, its first verdict kept in
+ * earlier (the report shows both), its programs chosen anew. */
+static void reopen(struct mutant *m)
+{
+	snprintf(m->earlier, sizeof m->earlier, "%s (%.300s)", mut_status_name(m->status),
+		 m->reason);
+	m->status = MS_PENDING;
+	m->reason[0] = m->covered_by[0] = '\0';
+	m->secs = 0;
+}
+
+/* --rerun-survivors (every survivor) and --rerun KEYS (these, when they
+ * were run: killed, timeout, warning or survived). */
+static int reopen_verdicts(struct gen *g, const unsigned char *pick, bool survivors,
+			   const char *keys)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < g->n; i++) {
-		struct mutant *m = &g->v[i].m;
-		if (!pick[i] || m->status != MS_SURVIVED)
-			continue;
-		snprintf(m->earlier, sizeof m->earlier, "survived (%.300s)", m->reason);
-		m->status = MS_PENDING;
-		m->reason[0] = m->covered_by[0] = '\0';
-		m->secs = 0;
-		k++;
+	for (size_t i = 0; survivors && i < g->n; i++)
+		if (pick[i] && g->v[i].m.status == MS_SURVIVED) {
+			reopen(&g->v[i].m);
+			k++;
+		}
+	char *list = xstrdup(keys ? keys : "");
+	int rc = 0;
+	for (char *t = strtok(list, ", "); t; t = strtok(NULL, ", ")) {
+		const struct gmut *gm = find_key(g, t);
+		struct mutant *m = gm ? &g->v[gm - g->v].m : NULL;
+		if (!m || !pick[gm - g->v]) {
+			fprintf(stderr, "ttypot: mutants: --rerun: %s: not in this run's sample\n", t);
+			rc = -1;
+		} else if (!mut_status_killed(m->status) && m->status != MS_SURVIVED) {
+			fprintf(stderr, "ttypot: mutants: --rerun: %s is %s, not a verdict of a run\n",
+				t, mut_status_name(m->status));
+			rc = -1;
+		} else {
+			reopen(m);
+			k++;
+		}
 	}
-	ku_progress("mutants: --rerun-survivors: %zu survivors run again", k);
+	free(list);
+	if (rc == 0)
+		ku_progress("mutants: %zu evaluated mutants run again", k);
+	return rc;
 }
 
 /* Boot the schemata kernel as mutant m with its programs; record what
@@ -799,8 +829,9 @@ int cmd_mutants_generate(int argc, char **argv)
 		sp = have;
 		ku_progress("mutants: resuming %s: %zu mutants of %zu, seed %llu", o.outdir,
 			    sp.sample, sp.generated, sp.seed);
-		if (o.rerun_survivors)
-			reopen_survivors(&g, pick);
+		if ((o.rerun_survivors || o.rerun) &&
+		    reopen_verdicts(&g, pick, o.rerun_survivors, o.rerun) < 0)
+			goto out;
 	} else {
 		if (ku_is_file(statef)) {
 			fprintf(stderr, "ttypot: mutants: %s holds a run (%s): --resume %s continues "

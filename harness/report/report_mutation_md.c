@@ -138,8 +138,8 @@ static void survivor_list(struct rbuf *b, const struct mutant *const *v, size_t 
 	}
 }
 
-/* Survivors of an earlier sitting that --rerun-survivors ran again: what
- * they were, what they are. */
+/* Mutants of an earlier sitting that --rerun-survivors or --rerun ran
+ * again: what they were, what they are. */
 static void rerun_list(struct rbuf *b, const struct mutant *const *v, size_t n)
 {
 	size_t k = 0;
@@ -147,8 +147,8 @@ static void rerun_list(struct rbuf *b, const struct mutant *const *v, size_t n)
 		k += v[i]->earlier[0] != '\0';
 	if (!k)
 		return;
-	rbuf_addf(b, "\n## Survivors run again (%zu)\n\nSurvivors of an earlier sitting, run "
-		  "again with the suite as it is now (cases added since).\n\n"
+	rbuf_addf(b, "\n## Verdicts given again (%zu)\n\nMutants of an earlier sitting run "
+		  "again with the suite as it is now (cases added or fixed since).\n\n"
 		  "| mutant | function | earlier | now | reason |\n|---|---|---|---|---|\n", k);
 	for (size_t i = 0; i < n; i++) {
 		const struct mutant *m = v[i];
@@ -229,18 +229,30 @@ void mutation_report_md(const struct mutant *m, size_t n,
 		  "%zu pending.\n", all.total, all.n[MS_EQUIVALENT], all.n[MS_NOT_COVERED],
 		  all.n[MS_UNCOMPILABLE], k, all.n[MS_KILLED_TIMEOUT], all.n[MS_KILLED_WARNING],
 		  all.n[MS_SURVIVED], all.n[MS_ERROR], all.n[MS_PENDING]);
-	size_t again = 0, now_killed = 0;
-	for (size_t i = 0; i < n; i++)
-		if (m[i].earlier[0]) {
-			again++;
-			now_killed += mut_status_killed(m[i].status);
-		}
-	if (again && mutation_wilson95(k - now_killed, d, &lo, &hi))
-		rbuf_addf(b, "\nBefore the survivors were run again with cases added since "
-			  "(--rerun-survivors): %zu/%zu = %.1f %% (%.1f-%.1f %%); %zu of the %zu "
-			  "survivors run again were killed.\n", k - now_killed, d,
-			  100.0 * (double)(k - now_killed) / (double)d, 100 * lo, 100 * hi,
-			  now_killed, again);
+	/* Verdicts given again (--rerun-survivors, --rerun): the score as it
+	 * was before, from each one's first verdict. */
+	size_t again = 0, turned = 0, kb = k, db = d;
+	for (size_t i = 0; i < n; i++) {
+		if (!m[i].earlier[0])
+			continue;
+		char first[24];
+		snprintf(first, sizeof first, "%.*s", (int)strcspn(m[i].earlier, " "),
+			 m[i].earlier);
+		int st = mut_status_parse(first);
+		bool was_k = st >= 0 && mut_status_killed((enum mut_status)st);
+		bool was_d = was_k || st == MS_SURVIVED;
+		bool is_k = mut_status_killed(m[i].status);
+		bool is_d = is_k || m[i].status == MS_SURVIVED;
+		kb += (size_t)was_k - (size_t)is_k;
+		db += (size_t)was_d - (size_t)is_d;
+		again++;
+		turned += was_k != is_k;
+	}
+	if (again && mutation_wilson95(kb, db, &lo, &hi))
+		rbuf_addf(b, "\nBefore %zu verdicts were given again with the suite as it is now "
+			  "(--rerun-survivors, --rerun): %zu/%zu = %.1f %% (%.1f-%.1f %%); %zu of them "
+			  "changed.\n", again, kb, db, 100.0 * (double)kb / (double)db, 100 * lo,
+			  100 * hi, turned);
 	explain(b);
 
 	rbuf_add(b, "\n## Per file\n\n| file");

@@ -400,7 +400,8 @@ ATF_TC_HEAD(md_rerun_survivors, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "A survivor that --rerun-survivors ran again keeps its "
 			  "first verdict: mutation.md scores it as it is now (10/12) and also "
-			  "before the re-run (9/12 = 75.0 %, 46.8-91.1 %), and lists it with both");
+			  "before the re-run (9/12 = 75.0 %, 46.8-91.1 %), and lists it with both; "
+			  "a flaky kill given again that survives counts as killed before");
 }
 ATF_TC_BODY(md_rerun_survivors, tc)
 {
@@ -415,16 +416,27 @@ ATF_TC_BODY(md_rerun_survivors, tc)
 	mutation_report_md(m, NM, &info, &b);
 	const char *md = rbuf_str(&b);
 	CHECK_HAS(md, "**Mutation score 10/12 = 83.3 %**");
-	CHECK_HAS(md, "Before the survivors were run again with cases added since "
-		      "(--rerun-survivors): 9/12 = 75.0 % (46.8-91.1 %); 1 of the 1 survivors "
-		      "run again were killed.\n");
-	const char *rr = strstr(md, "## Survivors run again (1)\n");
+	CHECK_HAS(md, "Before 1 verdicts were given again with the suite as it is now "
+		      "(--rerun-survivors, --rerun): 9/12 = 75.0 % (46.8-91.1 %); 1 of them "
+		      "changed.\n");
+	const char *rr = strstr(md, "## Verdicts given again (1)\n");
 	ATF_REQUIRE_MSG(rr != NULL, "no list of the survivors run again");
 	char row[700];
 	snprintf(row, sizeof row, "| drivers/tty/tiny\\_tty.c:%d:ror:1 | tiny\\_put | survived "
 		 "(564 cases of the suite passed) | killed | ", m[0].line);
 	CHECK_HAS(rr, row);
 	rbuf_free(&b);
+
+	/* a kill given again (--rerun) that now survives: 10/12 before, 9/12 now */
+	m[0].earlier[0] = '\0';
+	m[1].status = MS_SURVIVED;
+	snprintf(m[1].earlier, sizeof m[1].earlier, "killed (pty/t_tiny:flaky)");
+	struct rbuf b2 = {0};
+	mutation_report_md(m, NM, &info, &b2);
+	CHECK_HAS(rbuf_str(&b2), "**Mutation score 9/12 = 75.0 %**");
+	CHECK_HAS(rbuf_str(&b2), "(--rerun-survivors, --rerun): 10/12 = 83.3 % (55.2-95.3 %); "
+		  "1 of them changed.\n");
+	rbuf_free(&b2);
 	remove_tree(dir);
 }
 
