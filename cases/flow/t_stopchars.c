@@ -143,6 +143,24 @@ TP_CASE(second_vstop_does_not_restart, TP_POSIX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(ixany_special_char_restarts_output, TP_POSIX,
+	"With IXON|IXANY, a byte that takes the special-character path (a CR "
+	"under ICRNL) restarts stopped output like any other byte and is read "
+	"once, as NL")
+{
+	struct tp_pty p;
+
+	open_ixon(&p, ICRNL);
+	tp_flow_input(&p, "\023", "^S");
+	ATF_REQUIRE_MSG(!tp_can_write(p.slave), "^S did not stop output");
+	/* IXANY only now: the marker would have restarted the output. */
+	tp_iflag(p.slave, IXANY, 0);
+	tp_write_str(p.master, "\r", "CR");
+	expect_slave(&p, "\n", 1, "CR read as NL");
+	ATF_CHECK_MSG(tp_can_write(p.slave), "CR did not restart output");
+	tp_pty_close(&p);
+}
+
 TP_CASE(ixany_without_ixon_does_nothing, TP_POSIX,
 	"IXANY without IXON: ^S is data and stops nothing, and TCOOFF output "
 	"is not restarted by incoming bytes")
@@ -298,6 +316,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, vstop_consumed_in_canonical_line);
 	ATF_TP_ADD_TC(tp, vstop_stops_output_not_input);
 	ATF_TP_ADD_TC(tp, second_vstop_does_not_restart);
+	ATF_TP_ADD_TC(tp, ixany_special_char_restarts_output);
 	ATF_TP_ADD_TC(tp, ixany_without_ixon_does_nothing);
 	ATF_TP_ADD_TC(tp, vintr_restarts_stopped_output);
 	ATF_TP_ADD_TC(tp, stop_chars_not_echoed_echo_held);
