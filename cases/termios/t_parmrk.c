@@ -10,13 +10,25 @@
 
 #include "tp_echo.h"
 
-/* Master writes in; the (non-canonical) slave reads exactly want, the
- * sentinel 'z' last. */
-#define NONCANON(p, in, want, what)                                            \
-	do {                                                                   \
-		tp_write_all((p)->master, in, sizeof(in) - 1, (what));         \
-		TP_EXPECT_BYTES((p)->slave, want, (what));                     \
-	} while (0)
+/* One non-canonical story: the master writes in to a slave whose termios
+ * is exactly iflag and lflag, which reads exactly want (the sentinel 'z'
+ * last).  Output ends running: only a VSTOP in `in` stops it, and every
+ * story with one restarts it with VSTART. */
+static void
+noncanon(tcflag_t iflag, tcflag_t lflag, const char *in, size_t inlen,
+	 const char *want, size_t wantlen, const char *what)
+{
+	struct tp_pty p;
+
+	tp_echo_open(&p, iflag, 0, lflag);
+	tp_write_all(p.master, in, inlen, what);
+	tp_expect_bytes(p.slave, want, wantlen, what);
+	ATF_CHECK_MSG(tp_can_write(p.slave), "%s: output left stopped", what);
+	tp_pty_close(&p);
+}
+#define NONCANON(iflag, lflag, in, want, what)                                 \
+	noncanon((iflag), (lflag), in, sizeof(in) - 1, want,                   \
+		 sizeof(want) - 1, (what))
 
 /* Master writes in; the canonical slave's next read is the line want. */
 #define LINE(p, in, want, what)                                                \
@@ -30,11 +42,8 @@ TP_CASE(parmrk_cr_mapped_by_icrnl_read_once, TP_POSIX,
 	"special-character path and is read once, as NL, while a 0377 beside "
 	"it is read as 0377 0377")
 {
-	struct tp_pty p;
-
-	tp_echo_open(&p, PARMRK | ICRNL, 0, 0);
-	NONCANON(&p, "a\r\377\rz", "a\n\377\377\nz", "a CR 0377 CR z");
-	tp_pty_close(&p);
+	NONCANON(PARMRK | ICRNL, 0, "a\r\377\rz", "a\n\377\377\nz",
+		 "a CR 0377 CR z");
 }
 
 TP_CASE(parmrk_nl_mapped_by_inlcr_read_once, TP_POSIX,
@@ -42,22 +51,16 @@ TP_CASE(parmrk_nl_mapped_by_inlcr_read_once, TP_POSIX,
 	"special-character path and is read once, as CR, while a 0377 beside "
 	"it is read as 0377 0377")
 {
-	struct tp_pty p;
-
-	tp_echo_open(&p, PARMRK | INLCR, 0, 0);
-	NONCANON(&p, "a\n\377\nz", "a\r\377\377\rz", "a NL 0377 NL z");
-	tp_pty_close(&p);
+	NONCANON(PARMRK | INLCR, 0, "a\n\377\nz", "a\r\377\377\rz",
+		 "a NL 0377 NL z");
 }
 
 TP_CASE(parmrk_igncr_cr_is_not_read, TP_POSIX,
 	"With PARMRK and IGNCR (ICRNL set too), a received CR is discarded: "
 	"not read, not marked; a 0377 is still read as 0377 0377")
 {
-	struct tp_pty p;
-
-	tp_echo_open(&p, PARMRK | IGNCR | ICRNL, 0, 0);
-	NONCANON(&p, "a\r\377\rz", "a\377\377z", "a CR 0377 CR z");
-	tp_pty_close(&p);
+	NONCANON(PARMRK | IGNCR | ICRNL, 0, "a\r\377\rz", "a\377\377z",
+		 "a CR 0377 CR z");
 }
 
 TP_CASE(parmrk_past_ixon_and_isig_checks_read_once, TP_POSIX,
@@ -65,13 +68,8 @@ TP_CASE(parmrk_past_ixon_and_isig_checks_read_once, TP_POSIX,
 	"are consumed, not read, and a CR that passes the flow and signal "
 	"checks is read once, as NL; a 0377 is read as 0377 0377")
 {
-	struct tp_pty p;
-
-	tp_echo_open(&p, PARMRK | IXON | ICRNL, 0, ISIG);
-	NONCANON(&p, "a\023\r\021\377\rz", "a\n\377\377\nz",
-		 "a ^S CR ^Q 0377 CR z");
-	ATF_CHECK_MSG(tp_can_write(p.slave), "output still stopped after ^Q");
-	tp_pty_close(&p);
+	NONCANON(PARMRK | IXON | ICRNL, ISIG, "a\023\r\021\377\rz",
+		 "a\n\377\377\nz", "a ^S CR ^Q 0377 CR z");
 }
 
 TP_CASE(parmrk_istrip_strips_before_doubling, TP_POSIX,
@@ -79,11 +77,8 @@ TP_CASE(parmrk_istrip_strips_before_doubling, TP_POSIX,
 	"is doubled: 0215 becomes CR, read once as NL under ICRNL, and 0377 "
 	"becomes 0177, read once")
 {
-	struct tp_pty p;
-
-	tp_echo_open(&p, PARMRK | ISTRIP | ICRNL, 0, 0);
-	NONCANON(&p, "a\215\377\215z", "a\n\177\nz", "a 0215 0377 0215 z");
-	tp_pty_close(&p);
+	NONCANON(PARMRK | ISTRIP | ICRNL, 0, "a\215\377\215z", "a\n\177\nz",
+		 "a 0215 0377 0215 z");
 }
 
 TP_CASE(parmrk_canonical_line_ends_read_once, TP_POSIX,
@@ -100,10 +95,10 @@ TP_CASE(parmrk_canonical_line_ends_read_once, TP_POSIX,
 	tp_pty_close(&p);
 }
 
-/* n_tty_receive_char_canon doubles a VEOL/VEOL2 of 0377 under PARMRK on
- * purpose (a comment there asks whether it should; it has since Linux 2.x).
- * Other systems take a 0377 under PARMRK as quoted data, never a line end:
- * this is Linux's answer. */
+/* n_tty_receive_char_canon doubles a VEOL/VEOL2 of 0377 under PARMRK with
+ * code of its own (beside a comment asking whether it should), as n_tty has
+ * since Linux 2.x; the second 0377 carries the line end.  POSIX does not say
+ * whether a byte that ends a line is marked: this is Linux's answer. */
 TP_CASE(parmrk_veol_of_0377_ends_line_doubled, TP_LINUX,
 	"Canonical with PARMRK: a VEOL of 0377, or a VEOL2 of 0377 with "
 	"IEXTEN, ends the line and is read as 0377 0377 like any received "
