@@ -121,13 +121,16 @@ TP_CASE(parmrk_veol_of_0377_ends_line_doubled, TP_LINUX,
 
 TP_CASE(parmrk_lnext_quoted_bytes, TP_LINUX,
 	"Canonical with IEXTEN and PARMRK: a 0377 quoted by VLNEXT is read as "
-	"0377 0377, a quoted VKILL or NL once, as data")
+	"0377 0377, a quoted VKILL or NL once, as data; with ISTRIP too a "
+	"quoted 0377 is stripped first and read once, as 0177")
 {
 	struct tp_pty p;
 
 	tp_echo_open(&p, PARMRK, 0, ICANON | IEXTEN);
 	LINE(&p, "a\026\377\026\025\026\nb\n", "a\377\377\025\nb\n",
 	     "a ^V 0377 ^V ^U ^V NL b NL");
+	tp_iflag(p.slave, ISTRIP, 0);
+	LINE(&p, "c\026\377d\n", "c\177d\n", "c ^V 0377 d NL with ISTRIP");
 	tp_pty_close(&p);
 }
 
