@@ -292,35 +292,71 @@ static void list_mutants(const struct gen *g)
 }
 
 /* covered_by from the map: the programs reaching any line of the span. */
-static void cover_triage(const struct cover_map *map, struct mutant *m)
+/* Add the space-separated programs of add to m's selection (those it does
+ * not hold yet); too many to keep is the whole suite. */
+static void add_programs(struct mutant *m, const char *add)
 {
+	if (!strcmp(m->covered_by, "*") || !add[0])
+		return;
 	struct rbuf b = {0};
+	rbuf_add(&b, m->covered_by);
+	char *list = xstrdup(add);
+	for (char *t = strtok(list, " "); t; t = strtok(NULL, " ")) {
+		size_t tl = strlen(t);
+		const char *p = b.s;
+		bool have = false;
+		while (p && (p = strstr(p, t))) {
+			if ((p == b.s || p[-1] == ' ') && (p[tl] == ' ' || !p[tl]))
+				have = true;
+			p += tl;
+		}
+		if (!have)
+			rbuf_addf(&b, "%s%s", b.len ? " " : "", t);
+	}
+	free(list);
+	snprintf(m->covered_by, sizeof m->covered_by, "%s", rbuf_str(&b));
+	if (b.len >= sizeof m->covered_by)
+		snprintf(m->covered_by, sizeof m->covered_by, "*");
+	rbuf_free(&b);
+}
+
+static bool filter_holds(const char *filter, const char *prog, size_t pl);
+
+/* The programs that execute m's lines, from the map; programs newer than
+ * the map (unmapped) may execute any line, so they run for every mutant
+ * and a line no mapped program executes is covered by them. */
+static void cover_triage(const struct cover_map *map, const char *unmapped, struct mutant *m)
+{
+	m->covered_by[0] = '\0';
 	for (int l = m->line; l <= m->end_line; l++) {
 		char progs[8192];
-		if (!cover_programs(map, m->file, l, progs, sizeof progs))
-			continue;
-		for (char *t = strtok(progs, " "); t; t = strtok(NULL, " ")) {
-			size_t tl = strlen(t);
-			const char *p = b.s;
-			bool have = false;
-			while (p && (p = strstr(p, t))) {
-				if ((p == b.s || p[-1] == ' ') && (p[tl] == ' ' || !p[tl]))
-					have = true;
-				p += tl;
-			}
-			if (!have)
-				rbuf_addf(&b, "%s%s", b.len ? " " : "", t);
-		}
+		if (cover_programs(map, m->file, l, progs, sizeof progs))
+			add_programs(m, progs);
 	}
-	snprintf(m->covered_by, sizeof m->covered_by, "%s", rbuf_str(&b));
-	if (b.len >= sizeof m->covered_by) /* too many to keep: the whole suite */
-		snprintf(m->covered_by, sizeof m->covered_by, "*");
-	if (!b.len) {
+	add_programs(m, unmapped);
+	if (!m->covered_by[0]) {
 		m->status = MS_NOT_COVERED;
 		snprintf(m->reason, sizeof m->reason, "no program executes %s:%d", m->file,
 			 m->line);
 	}
-	rbuf_free(&b);
+}
+
+/* The programs of the baseline that the map does not know (added after
+ * make coverage wrote it), space-separated into out. */
+static void unmapped_programs(const struct cover_map *map, const struct column *base,
+			      struct rbuf *out)
+{
+	for (size_t i = 0; i < base->ncases; i++) {
+		const char *id = base->cases[i].id;
+		size_t pl = strcspn(id, ":");
+		bool known = false;
+		for (size_t k = 0; k < map->nprogs && !known; k++)
+			known = strlen(map->progs[k]) == pl && !strncmp(map->progs[k], id, pl);
+		if (!known && out->len)
+			known = filter_holds(out->s, id, pl);
+		if (!known)
+			rbuf_addf(out, "%s%.*s", out->len ? " " : "", (int)pl, id);
+	}
 }
 
 /* Does filter (space-separated programs or areas) hold the program
@@ -359,6 +395,18 @@ static void restrict_to(struct mutant *m, const char *cases)
 			 m->line);
 	}
 	rbuf_free(&b);
+}
+
+/* unmapped_programs, said once. */
+static void note_unmapped(const struct cover_map *map, const struct column *base,
+			  struct rbuf *out)
+{
+	rbuf_free(out);
+	*out = (struct rbuf){0};
+	unmapped_programs(map, base, out);
+	if (out->len)
+		ku_progress("mutants: programs newer than the coverage map run for every mutant "
+			    "(make coverage maps them): %.300s", rbuf_str(out));
 }
 
 /* The build directory kernel/ uses for tree:DIR (resolve_tree.c). */
@@ -962,6 +1010,9 @@ int cmd_mutants_generate(int argc, char **argv)
 		ku_progress("mutants: no coverage map yet (%s): a mutant runs the whole suite "
 			    "unless make coverage writes the map before its turn", err);
 	}
+	struct rbuf unmapped = {0};
+	if (have_map)
+		note_unmapped(&map, base.col, &unmapped);
 	size_t uncovered = 0;
 	for (size_t i = 0; i < g.n; i++) {
 		struct mutant *m = &g.v[i].m;
@@ -969,7 +1020,7 @@ int cmd_mutants_generate(int argc, char **argv)
 			continue;
 		if (!have_map)
 			continue; /* decided when it runs: the map may come by then */
-		cover_triage(&map, m);
+		cover_triage(&map, rbuf_str(&unmapped), m);
 		if (cases[0] && m->status == MS_PENDING)
 			restrict_to(m, cases);
 		uncovered += m->status == MS_NOT_COVERED;
@@ -990,10 +1041,11 @@ int cmd_mutants_generate(int argc, char **argv)
 		    cover_load(mapf, &map, err, sizeof err) == 0) {
 			have_map = true;
 			ku_progress("mutants: coverage map %s: used from here on", mapf);
+			note_unmapped(&map, base.col, &unmapped);
 		}
 		if (!m->covered_by[0]) {
 			if (have_map)
-				cover_triage(&map, m);
+				cover_triage(&map, rbuf_str(&unmapped), m);
 			else
 				snprintf(m->covered_by, sizeof m->covered_by, "*");
 			if (cases[0] && m->status == MS_PENDING)
@@ -1002,6 +1054,11 @@ int cmd_mutants_generate(int argc, char **argv)
 				save(o.outdir, &sp, &g, pick, t0, baseline_s, build_s);
 				continue;
 			}
+		} else if (unmapped.len) {
+			/* chosen in an earlier sitting, before these programs were */
+			add_programs(m, rbuf_str(&unmapped));
+			if (cases[0])
+				restrict_to(m, cases);
 		}
 		done++;
 		ku_progress("mutants: [%zu/%zu] %s (%s: %s -> %s), programs: %.120s", done, todo,
@@ -1013,6 +1070,7 @@ int cmd_mutants_generate(int argc, char **argv)
 	}
 	col_free(base.col);
 	free(order);
+	rbuf_free(&unmapped);
 	save(o.outdir, &sp, &g, pick, t0, baseline_s, build_s);
 	size_t tally[MS__N] = {0};
 	for (size_t i = 0; i < g.n; i++)
