@@ -197,8 +197,10 @@ restore_one(struct saved_uart *s)
 		ioctl(s->fd, TIOCMBIS, &set);
 		ioctl(s->fd, TIOCNXCL);
 		ioctl(s->fd, TIOCCBRK);
-		/* Don't wait for output a failed case left queued. */
+		/* Don't wait for output a failed case left queued; then undo
+		 * a TCOOFF it left (flushed first, so nothing is released). */
 		tcflush(s->fd, TCIOFLUSH);
+		tcflow(s->fd, TCOON);
 		tcsetattr(s->fd, TCSANOW, &s->tio);
 	}
 	close(s->fd);

@@ -1,0 +1,289 @@
+/* t_outroom.c: the output room a UART leaves, byte for byte.  OPOST output
+ * and echo take exactly the room they need; what does not fit waits.  A
+ * pty counts its room in buffer chunks, so this is only exact on a serial
+ * port: the 8250's transmit buffer is a byte FIFO (a page), and with
+ * transmission suspended by tcflow(TCOOFF) nothing drains, so TIOCOUTQ and
+ * O_NONBLOCK writes show the room exactly whatever the machine's load. */
+#include <errno.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tp_serial.h"
+
+/* Bytes B sends to be echoed into as much room: well inside the link's
+ * window (TP_SERIAL_WINDOW), so they all arrive. */
+#define ECHO_BYTES "hello"
+#define ECHO_ROOM ((int)sizeof(ECHO_BYTES) - 1)
+
+/* A's output fill is written with OPOST off, so that the bytes that fill
+ * the buffer never go through the processing under test. */
+static void
+write_raw(int a, size_t len, const char *what)
+{
+	static char fill[1024];
+	struct termios t;
+	size_t done = 0;
+
+	memset(fill, 'f', sizeof(fill));
+	tp_tc_get(a, &t);
+	tp_oflag(a, 0, OPOST);
+	while (done < len) {
+		size_t chunk = len - done < sizeof(fill) ? len - done : sizeof(fill);
+		ssize_t n = write(a, fill, chunk);
+		if (n != (ssize_t)chunk)
+			atf_tc_fail("%s: write of %zu bytes after %zu returned "
+				    "%zd (%s)", what, chunk, done, n,
+				    n < 0 ? strerror(errno) : "short");
+		done += chunk;
+	}
+	tp_tc_set(a, &t);
+}
+
+/* Suspend A's output and measure its transmit buffer: O_NONBLOCK writes
+ * with OPOST off until EAGAIN.  Returns the capacity, the buffer emptied
+ * again by tcflush(TCOFLUSH). */
+static int
+suspend_and_measure(const atf_tc_t *tc, int *a, int *b)
+{
+	static char buf[1024];
+	struct termios t;
+	/* The serial core's buffer is one page (UART_XMIT_SIZE); two pages
+	 * accepted would be a runaway. */
+	long limit = 2 * sysconf(_SC_PAGESIZE);
+	int cap = 0;
+
+	tp_serial_open_pair(tc, a, b, O_NONBLOCK);
+	tp_tcflow(*a, TCOOFF, "TCOOFF on A");
+	tp_tc_get(*a, &t);
+	tp_oflag(*a, 0, OPOST);
+	memset(buf, 'p', sizeof(buf));
+	for (;;) {
+		ATF_REQUIRE_MSG(cap <= limit, "%d bytes accepted by a port "
+				"whose output is suspended", cap);
+		ssize_t n = write(*a, buf, sizeof(buf));
+		if (n < 0) {
+			ATF_REQUIRE_EQ_MSG(errno, EAGAIN, "probe write: %s",
+					   strerror(errno));
+			break;
+		}
+		cap += (int)n;
+	}
+	tp_tc_set(*a, &t);
+	ATF_REQUIRE_MSG(cap > 0, "a suspended port accepted nothing");
+	ATF_REQUIRE_EQ_MSG(tp_uart_outq(*a), cap, "TIOCOUTQ %d after %d bytes "
+			   "filled the buffer", tp_uart_outq(*a), cap);
+	ATF_REQUIRE_EQ(tcflush(*a, TCOFLUSH), 0);
+	return cap;
+}
+
+/* Fill A's buffer (with OPOST off) until it holds exactly `queued` bytes. */
+static void
+fill_to(int a, int queued)
+{
+	int now = tp_uart_outq(a);
+
+	ATF_REQUIRE_MSG(now <= queued, "TIOCOUTQ %d, above the %d to fill to",
+			now, queued);
+	write_raw(a, (size_t)(queued - now), "the fill");
+	ATF_REQUIRE_EQ_MSG(tp_uart_outq(a), queued, "TIOCOUTQ %d after filling "
+			   "to %d", tp_uart_outq(a), queued);
+}
+
+/* An O_NONBLOCK write of the one byte c with `room` bytes left, when it
+ * needs `need`: it takes all `need` bytes when they fit, else it fails
+ * with EAGAIN and stores nothing. */
+static void
+expect_write_in_room(int a, int cap, char c, int room, int need,
+		     const char *what)
+{
+	fill_to(a, cap - room);
+	errno = 0;
+	ssize_t n = write(a, &c, 1);
+	int err = errno, queued = tp_uart_outq(a);
+	if (room >= need) {
+		ATF_CHECK_EQ_MSG(n, 1, "%s, %d bytes of room: write returned "
+				 "%zd (%s)", what, room, n, strerror(err));
+		ATF_CHECK_EQ_MSG(queued, cap - room + need, "%s, %d bytes of "
+				 "room: TIOCOUTQ grew by %d, want %d", what,
+				 room, queued - (cap - room), need);
+	} else {
+		ATF_CHECK_MSG(n == -1 && err == EAGAIN, "%s, %d bytes of room: "
+			      "write returned %zd (%s), want -1 EAGAIN", what,
+			      room, n, strerror(err));
+		ATF_CHECK_EQ_MSG(queued, cap - room, "%s, %d bytes of room: "
+				 "TIOCOUTQ grew by %d, want 0 (nothing "
+				 "partial)", what, room, queued - (cap - room));
+	}
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+}
+
+/* Discard what A still holds and resume its output. */
+static void
+resume(int a)
+{
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	tp_tcflow(a, TCOON, "TCOON on A");
+}
+
+TP_CASE(onlcr_nl_takes_two_bytes_of_room, TP_LINUX,
+	"With OPOST|ONLCR an O_NONBLOCK write of NL stores CR NL when exactly "
+	"2 bytes of output room remain; with 1 it fails with EAGAIN and "
+	"stores nothing (no lone CR)")
+{
+	int a, b;
+	int cap = suspend_and_measure(tc, &a, &b);
+
+	tp_oflag(a, OPOST | ONLCR, 0);
+	expect_write_in_room(a, cap, '\n', 1, 2, "NL");
+	expect_write_in_room(a, cap, '\n', 2, 2, "NL");
+	resume(a);
+	tp_expect_quiet(b, "nothing reaches B (A's output was flushed)");
+}
+
+TP_CASE(xtabs_tab_takes_its_spaces_of_room, TP_LINUX,
+	"With OPOST|TAB3 (XTABS) at column 3 an O_NONBLOCK write of TAB stores "
+	"its 5 spaces when exactly 5 bytes of output room remain; with 4 it "
+	"fails with EAGAIN and stores nothing (no partial run of spaces)")
+{
+	int a, b;
+	int cap = suspend_and_measure(tc, &a, &b);
+
+	tp_oflag(a, OPOST | TAB3, TABDLY);
+	/* The column moves with OPOST output only: the raw fill leaves it. */
+	tp_write_str(a, "\rabc", "CR abc: column 3");
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	expect_write_in_room(a, cap, '\t', 4, 5, "TAB at column 3");
+	expect_write_in_room(a, cap, '\t', 5, 5, "TAB at column 3");
+	resume(a);
+	tp_expect_quiet(b, "nothing reaches B (A's output was flushed)");
+}
+
+/* B sends ECHO_ROOM printable bytes to A, whose output has exactly that
+ * much room; all are echoed, one byte of room each.  n_tty processes echo
+ * before it lets a reader see the bytes, so A reads them first. */
+static void
+echo_into_room(int a, int b, int cap, const char *mode)
+{
+	char got[ECHO_ROOM];
+
+	fill_to(a, cap - ECHO_ROOM);
+	tp_write_str(b, ECHO_BYTES, "5 printable bytes from B");
+	tp_uart_read_exact(a, got, ECHO_ROOM, TP_WAIT_MS, "the 5 bytes on A");
+	ATF_CHECK_MSG(memcmp(got, ECHO_BYTES, ECHO_ROOM) == 0, "A read \"%s\"",
+		      tp_esc(got, ECHO_ROOM));
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "%s: TIOCOUTQ grew by %d for 5 "
+			 "bytes echoed into 5 bytes of room", mode,
+			 tp_uart_outq(a) - (cap - ECHO_ROOM));
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+}
+
+TP_CASE(echo_takes_a_byte_of_room_each, TP_LINUX,
+	"With ECHO and 5 bytes of output room left, 5 printable bytes "
+	"received are all echoed (TIOCOUTQ grows by exactly 5), with OPOST "
+	"off and with OPOST on")
+{
+	int a, b;
+	int cap = suspend_and_measure(tc, &a, &b);
+
+	tp_lflag(a, ECHO, 0);
+	echo_into_room(a, b, cap, "OPOST off");
+	tp_oflag(a, OPOST | ONLCR, 0);
+	echo_into_room(a, b, cap, "OPOST on");
+	resume(a);
+	tp_expect_quiet(b, "nothing reaches B (A's output was flushed)");
+}
+
+TP_CASE(echo_without_room_waits_for_next_write, TP_LINUX,
+	"With ECHO and 1 byte of output room, of 2 bytes received the first "
+	"is echoed and the second held, not dropped: after tcflush(TCOFLUSH) "
+	"the next write sends the held echo first, then its own byte")
+{
+	int a, b;
+	int cap = suspend_and_measure(tc, &a, &b);
+	char got[2];
+
+	tp_lflag(a, ECHO, 0);
+	fill_to(a, cap - 1);
+	tp_write_str(b, "xy", "2 bytes from B");
+	tp_uart_read_exact(a, got, 2, TP_WAIT_MS, "the 2 bytes on A");
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "TIOCOUTQ %d with 1 byte of "
+			 "room echoed into, want %d", tp_uart_outq(a), cap);
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	tp_write_str(a, "w", "A's next write");
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), 2, "TIOCOUTQ %d after the write, "
+			 "want 2 (the held echo and the byte)", tp_uart_outq(a));
+	tp_tcflow(a, TCOON, "TCOON on A");
+	tp_uart_read_exact(b, got, 2, TP_WAIT_MS, "held echo and write on B");
+	ATF_CHECK_MSG(memcmp(got, "yw", 2) == 0, "B read \"%s\", want \"yw\"",
+		      tp_esc(got, 2));
+	tp_expect_quiet(b, "nothing more on B");
+}
+
+TP_CASE(echoctl_control_takes_two_bytes_of_room, TP_LINUX,
+	"With ECHO|ECHOCTL a control byte received is echoed as ^X when "
+	"exactly 2 bytes of output room remain; with 1 it is held whole (no "
+	"lone ^) and goes out as ^X before the next write's bytes")
+{
+	int a, b;
+	int cap = suspend_and_measure(tc, &a, &b);
+	char got[3];
+
+	tp_lflag(a, ECHO | ECHOCTL, 0);
+	fill_to(a, cap - 2);
+	tp_write_str(b, "\002", "^B from B");
+	tp_uart_read_exact(a, got, 1, TP_WAIT_MS, "^B on A");
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "^B echoed into 2 bytes of room: "
+			 "TIOCOUTQ grew by %d, want 2", tp_uart_outq(a) - (cap - 2));
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	fill_to(a, cap - 1);
+	tp_write_str(b, "\001", "^A from B");
+	tp_uart_read_exact(a, got, 1, TP_WAIT_MS, "^A on A");
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap - 1, "^A echoed into 1 byte of "
+			 "room: TIOCOUTQ grew by %d, want 0", tp_uart_outq(a) - (cap - 1));
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	tp_write_str(a, "w", "A's next write");
+	tp_tcflow(a, TCOON, "TCOON on A");
+	tp_uart_read_exact(b, got, 3, TP_WAIT_MS, "held ^A echo and write on B");
+	ATF_CHECK_MSG(memcmp(got, "^Aw", 3) == 0, "B read \"%s\", want \"^Aw\"",
+		      tp_esc(got, 3));
+	tp_expect_quiet(b, "nothing more on B");
+}
+
+TP_CASE(tcflush_wakes_writer_asleep_for_room, TP_POSIX,
+	"A blocking write of 8 bytes with 3 bytes of room stores 3 and "
+	"sleeps; tcflush(TCOFLUSH) discards the buffer and wakes it, it "
+	"stores the other 5 and returns 8, and only those 5 are sent")
+{
+	int a, b;
+	int cap = suspend_and_measure(tc, &a, &b);
+	struct tp_writer w;
+	char got[5];
+
+	fill_to(a, cap - 3);
+	tp_set_nonblock(a, false);
+	tp_writer_start(&w, a, "12345678", 8);
+	tp_wait_blocked(w.child.pid, SYS_write, "writer asleep on a full A");
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "TIOCOUTQ %d with the writer "
+			 "asleep, want %d", tp_uart_outq(a), cap);
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	tp_child_join(&w.child, TP_WAIT_MS, "the writer to finish after TCOFLUSH");
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), 5, "TIOCOUTQ %d after the write "
+			 "finished, want 5", tp_uart_outq(a));
+	tp_tcflow(a, TCOON, "TCOON on A");
+	tp_uart_read_exact(b, got, 5, TP_WAIT_MS, "the last 5 bytes on B");
+	ATF_CHECK_MSG(memcmp(got, "45678", 5) == 0, "B read \"%s\", want "
+		      "\"45678\"", tp_esc(got, 5));
+	tp_expect_quiet(b, "nothing more on B");
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, onlcr_nl_takes_two_bytes_of_room);
+	ATF_TP_ADD_TC(tp, xtabs_tab_takes_its_spaces_of_room);
+	ATF_TP_ADD_TC(tp, echo_takes_a_byte_of_room_each);
+	ATF_TP_ADD_TC(tp, echo_without_room_waits_for_next_write);
+	ATF_TP_ADD_TC(tp, echoctl_control_takes_two_bytes_of_room);
+	ATF_TP_ADD_TC(tp, tcflush_wakes_writer_asleep_for_room);
+	return atf_no_error();
+}
