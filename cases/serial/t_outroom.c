@@ -11,11 +11,6 @@
 
 #include "tp_serial.h"
 
-/* Bytes B sends to be echoed into as much room: well inside the link's
- * window (TP_SERIAL_WINDOW), so they all arrive. */
-#define ECHO_BYTES "hello"
-#define ECHO_ROOM ((int)sizeof(ECHO_BYTES) - 1)
-
 /* A's output fill is written with OPOST off, so that the bytes that fill
  * the buffer never go through the processing under test. */
 static void
@@ -118,12 +113,13 @@ expect_write_in_room(int a, int cap, char c, int room, int need,
 	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
 }
 
-/* Discard what A still holds and resume its output. */
+/* Discard what A still holds and resume its output: nothing reaches B. */
 static void
-resume(int a)
+flush_and_resume(int a, int b)
 {
 	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
 	tp_tcflow(a, TCOON, "TCOON on A");
+	tp_expect_quiet(b, "nothing reaches B (A's output was flushed)");
 }
 
 TP_CASE(onlcr_nl_takes_two_bytes_of_room, TP_LINUX,
@@ -137,8 +133,7 @@ TP_CASE(onlcr_nl_takes_two_bytes_of_room, TP_LINUX,
 	tp_oflag(a, OPOST | ONLCR, 0);
 	expect_write_in_room(a, cap, '\n', 1, 2, "NL");
 	expect_write_in_room(a, cap, '\n', 2, 2, "NL");
-	resume(a);
-	tp_expect_quiet(b, "nothing reaches B (A's output was flushed)");
+	flush_and_resume(a, b);
 }
 
 TP_CASE(xtabs_tab_takes_its_spaces_of_room, TP_LINUX,
@@ -155,27 +150,45 @@ TP_CASE(xtabs_tab_takes_its_spaces_of_room, TP_LINUX,
 	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
 	expect_write_in_room(a, cap, '\t', 4, 5, "TAB at column 3");
 	expect_write_in_room(a, cap, '\t', 5, 5, "TAB at column 3");
-	resume(a);
-	tp_expect_quiet(b, "nothing reaches B (A's output was flushed)");
+	flush_and_resume(a, b);
 }
 
-/* B sends ECHO_ROOM printable bytes to A, whose output has exactly that
- * much room; all are echoed, one byte of room each.  n_tty processes echo
- * before it lets a reader see the bytes, so A reads them first. */
+/* B sends the bytes; A, whose output holds `queued` bytes, reads them
+ * (n_tty processes their echo before a reader can see them), and then
+ * its output holds `want`. */
 static void
-echo_into_room(int a, int b, int cap, const char *mode)
+echo_received(int a, int b, const char *bytes, int queued, int want,
+	      const char *what)
 {
-	char got[ECHO_ROOM];
+	size_t len = strlen(bytes);
+	char got[16];
 
-	fill_to(a, cap - ECHO_ROOM);
-	tp_write_str(b, ECHO_BYTES, "5 printable bytes from B");
-	tp_uart_read_exact(a, got, ECHO_ROOM, TP_WAIT_MS, "the 5 bytes on A");
-	ATF_CHECK_MSG(memcmp(got, ECHO_BYTES, ECHO_ROOM) == 0, "A read \"%s\"",
-		      tp_esc(got, ECHO_ROOM));
-	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "%s: TIOCOUTQ grew by %d for 5 "
-			 "bytes echoed into 5 bytes of room", mode,
-			 tp_uart_outq(a) - (cap - ECHO_ROOM));
+	fill_to(a, queued);
+	tp_write_str(b, bytes, what);
+	tp_uart_read_exact(a, got, len, TP_WAIT_MS, what);
+	ATF_CHECK_MSG(memcmp(got, bytes, len) == 0, "%s: A read \"%s\"", what,
+		      tp_esc(got, len));
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), want, "%s: TIOCOUTQ grew by %d, "
+			 "want %d", what, tp_uart_outq(a) - queued, want - queued);
+}
+
+/* After tcflush(TCOFLUSH) A writes "w": its held echo goes out first, so
+ * once A resumes B reads exactly `want` (the echo, then w). */
+static void
+next_write_sends(int a, int b, const char *want)
+{
+	size_t len = strlen(want);
+	char got[16];
+
 	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	tp_write_str(a, "w", "A's next write");
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), (int)len, "TIOCOUTQ %d after the "
+			 "write, want %zu (\"%s\")", tp_uart_outq(a), len, want);
+	tp_tcflow(a, TCOON, "TCOON on A");
+	tp_uart_read_exact(b, got, len, TP_WAIT_MS, "held echo and write on B");
+	ATF_CHECK_MSG(memcmp(got, want, len) == 0, "B read \"%s\", want \"%s\"",
+		      tp_esc(got, len), want);
+	tp_expect_quiet(b, "nothing more on B");
 }
 
 TP_CASE(echo_takes_a_byte_of_room_each, TP_LINUX,
@@ -187,11 +200,13 @@ TP_CASE(echo_takes_a_byte_of_room_each, TP_LINUX,
 	int cap = suspend_and_measure(tc, &a, &b);
 
 	tp_lflag(a, ECHO, 0);
-	echo_into_room(a, b, cap, "OPOST off");
+	echo_received(a, b, "hello", cap - 5, cap, "5 bytes into 5 bytes "
+		      "of room, OPOST off");
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
 	tp_oflag(a, OPOST | ONLCR, 0);
-	echo_into_room(a, b, cap, "OPOST on");
-	resume(a);
-	tp_expect_quiet(b, "nothing reaches B (A's output was flushed)");
+	echo_received(a, b, "world", cap - 5, cap, "5 bytes into 5 bytes "
+		      "of room, OPOST on");
+	flush_and_resume(a, b);
 }
 
 TP_CASE(echo_without_room_waits_for_next_write, TP_LINUX,
@@ -201,23 +216,10 @@ TP_CASE(echo_without_room_waits_for_next_write, TP_LINUX,
 {
 	int a, b;
 	int cap = suspend_and_measure(tc, &a, &b);
-	char got[2];
 
 	tp_lflag(a, ECHO, 0);
-	fill_to(a, cap - 1);
-	tp_write_str(b, "xy", "2 bytes from B");
-	tp_uart_read_exact(a, got, 2, TP_WAIT_MS, "the 2 bytes on A");
-	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "TIOCOUTQ %d with 1 byte of "
-			 "room echoed into, want %d", tp_uart_outq(a), cap);
-	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
-	tp_write_str(a, "w", "A's next write");
-	ATF_CHECK_EQ_MSG(tp_uart_outq(a), 2, "TIOCOUTQ %d after the write, "
-			 "want 2 (the held echo and the byte)", tp_uart_outq(a));
-	tp_tcflow(a, TCOON, "TCOON on A");
-	tp_uart_read_exact(b, got, 2, TP_WAIT_MS, "held echo and write on B");
-	ATF_CHECK_MSG(memcmp(got, "yw", 2) == 0, "B read \"%s\", want \"yw\"",
-		      tp_esc(got, 2));
-	tp_expect_quiet(b, "nothing more on B");
+	echo_received(a, b, "xy", cap - 1, cap, "2 bytes into 1 byte of room");
+	next_write_sends(a, b, "yw");
 }
 
 TP_CASE(echoctl_control_takes_two_bytes_of_room, TP_LINUX,
@@ -227,27 +229,12 @@ TP_CASE(echoctl_control_takes_two_bytes_of_room, TP_LINUX,
 {
 	int a, b;
 	int cap = suspend_and_measure(tc, &a, &b);
-	char got[3];
 
 	tp_lflag(a, ECHO | ECHOCTL, 0);
-	fill_to(a, cap - 2);
-	tp_write_str(b, "\002", "^B from B");
-	tp_uart_read_exact(a, got, 1, TP_WAIT_MS, "^B on A");
-	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "^B echoed into 2 bytes of room: "
-			 "TIOCOUTQ grew by %d, want 2", tp_uart_outq(a) - (cap - 2));
+	echo_received(a, b, "\002", cap - 2, cap, "^B into 2 bytes of room");
 	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
-	fill_to(a, cap - 1);
-	tp_write_str(b, "\001", "^A from B");
-	tp_uart_read_exact(a, got, 1, TP_WAIT_MS, "^A on A");
-	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap - 1, "^A echoed into 1 byte of "
-			 "room: TIOCOUTQ grew by %d, want 0", tp_uart_outq(a) - (cap - 1));
-	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
-	tp_write_str(a, "w", "A's next write");
-	tp_tcflow(a, TCOON, "TCOON on A");
-	tp_uart_read_exact(b, got, 3, TP_WAIT_MS, "held ^A echo and write on B");
-	ATF_CHECK_MSG(memcmp(got, "^Aw", 3) == 0, "B read \"%s\", want \"^Aw\"",
-		      tp_esc(got, 3));
-	tp_expect_quiet(b, "nothing more on B");
+	echo_received(a, b, "\001", cap - 1, cap - 1, "^A into 1 byte of room");
+	next_write_sends(a, b, "^Aw");
 }
 
 TP_CASE(tcflush_wakes_writer_asleep_for_room, TP_POSIX,
