@@ -153,21 +153,21 @@ TP_CASE(xtabs_tab_takes_its_spaces_of_room, TP_LINUX,
 	flush_and_resume(a, b);
 }
 
-/* B sends the bytes; A, whose output holds `queued` bytes, reads them
- * (n_tty processes their echo before a reader can see them), and then
- * its output holds `want`. */
+/* B sends `sent`; A, whose output holds `queued` bytes, reads `line`
+ * (what is left of it after editing; n_tty processes the echo before a
+ * reader can see the bytes), and then its output holds `want`. */
 static void
-echo_received(int a, int b, const char *bytes, int queued, int want,
-	      const char *what)
+echo_received(int a, int b, const char *sent, const char *line, int queued,
+	      int want, const char *what)
 {
-	size_t len = strlen(bytes);
+	size_t len = strlen(line);
 	char got[16];
 
 	fill_to(a, queued);
-	tp_write_str(b, bytes, what);
+	tp_write_str(b, sent, what);
 	tp_uart_read_exact(a, got, len, TP_WAIT_MS, what);
-	ATF_CHECK_MSG(memcmp(got, bytes, len) == 0, "%s: A read \"%s\"", what,
-		      tp_esc(got, len));
+	ATF_CHECK_MSG(memcmp(got, line, len) == 0, "%s: A read \"%s\", want "
+		      "\"%s\"", what, tp_esc(got, len), tp_esc(line, len));
 	ATF_CHECK_EQ_MSG(tp_uart_outq(a), want, "%s: TIOCOUTQ grew by %d, "
 			 "want %d", what, tp_uart_outq(a) - queued, want - queued);
 }
@@ -200,11 +200,11 @@ TP_CASE(echo_takes_a_byte_of_room_each, TP_LINUX,
 	int cap = suspend_and_measure(tc, &a, &b);
 
 	tp_lflag(a, ECHO, 0);
-	echo_received(a, b, "hello", cap - 5, cap, "5 bytes into 5 bytes "
+	echo_received(a, b, "hello", "hello", cap - 5, cap, "5 bytes into 5 bytes "
 		      "of room, OPOST off");
 	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
 	tp_oflag(a, OPOST | ONLCR, 0);
-	echo_received(a, b, "world", cap - 5, cap, "5 bytes into 5 bytes "
+	echo_received(a, b, "world", "world", cap - 5, cap, "5 bytes into 5 bytes "
 		      "of room, OPOST on");
 	flush_and_resume(a, b);
 }
@@ -218,7 +218,7 @@ TP_CASE(echo_without_room_waits_for_next_write, TP_LINUX,
 	int cap = suspend_and_measure(tc, &a, &b);
 
 	tp_lflag(a, ECHO, 0);
-	echo_received(a, b, "xy", cap - 1, cap, "2 bytes into 1 byte of room");
+	echo_received(a, b, "xy", "xy", cap - 1, cap, "2 bytes into 1 byte of room");
 	next_write_sends(a, b, "yw");
 }
 
@@ -231,10 +231,30 @@ TP_CASE(echoctl_control_takes_two_bytes_of_room, TP_LINUX,
 	int cap = suspend_and_measure(tc, &a, &b);
 
 	tp_lflag(a, ECHO | ECHOCTL, 0);
-	echo_received(a, b, "\002", cap - 2, cap, "^B into 2 bytes of room");
+	echo_received(a, b, "\002", "\002", cap - 2, cap, "^B into 2 bytes of room");
 	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
-	echo_received(a, b, "\001", cap - 1, cap - 1, "^A into 1 byte of room");
+	echo_received(a, b, "\001", "\001", cap - 1, cap - 1, "^A into 1 byte of room");
 	next_write_sends(a, b, "^Aw");
+}
+
+TP_CASE(echoe_tab_erase_takes_all_its_backspaces, TP_LINUX,
+	"With ICANON|ECHO|ECHOE, erasing a TAB at column 0 echoes its 8 "
+	"backspaces when exactly 8 bytes of output room remain; with 7 none "
+	"is echoed (nor the NL after it) until the next write sends them all")
+{
+	int a, b;
+	int cap = suspend_and_measure(tc, &a, &b);
+
+	tp_set_cc(a, VERASE, 0177);
+	tp_lflag(a, ICANON | ECHO | ECHOE, ECHOPRT);
+	/* TAB (1), its erase (8), NL (1): 10 bytes echoed into 10. */
+	echo_received(a, b, "\t\177\n", "\n", cap - 10, cap,
+		      "TAB, erase, NL into 10 bytes of room");
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	/* TAB (1), then 7 bytes for the erase's 8: it waits, NL behind it. */
+	echo_received(a, b, "\t\177\n", "\n", cap - 8, cap - 7,
+		      "TAB, erase, NL into 8 bytes of room");
+	next_write_sends(a, b, "\b\b\b\b\b\b\b\b\nw");
 }
 
 TP_CASE(tcflush_wakes_writer_asleep_for_room, TP_POSIX,
@@ -271,6 +291,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, echo_takes_a_byte_of_room_each);
 	ATF_TP_ADD_TC(tp, echo_without_room_waits_for_next_write);
 	ATF_TP_ADD_TC(tp, echoctl_control_takes_two_bytes_of_room);
+	ATF_TP_ADD_TC(tp, echoe_tab_erase_takes_all_its_backspaces);
 	ATF_TP_ADD_TC(tp, tcflush_wakes_writer_asleep_for_room);
 	return atf_no_error();
 }
