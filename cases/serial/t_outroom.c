@@ -192,9 +192,9 @@ next_write_sends(int a, int b, const char *want)
 }
 
 TP_CASE(echo_takes_a_byte_of_room_each, TP_LINUX,
-	"With ECHO and 5 bytes of output room left, 5 printable bytes "
-	"received are all echoed (TIOCOUTQ grows by exactly 5), with OPOST "
-	"off and with OPOST on")
+	"Echo takes one byte of output room per printable byte: with ECHO "
+	"and 5 bytes of room left, 5 printable bytes received are all echoed "
+	"(TIOCOUTQ grows by exactly 5), with OPOST off and with OPOST on")
 {
 	int a, b;
 	int cap = suspend_and_measure(tc, &a, &b);
