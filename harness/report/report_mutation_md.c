@@ -108,6 +108,26 @@ static void explain(struct rbuf *b)
 		 "interval of the score as a binomial proportion.\n");
 }
 
+/* One Markdown table row, each cell escaped. */
+static void table_row(struct rbuf *b, const char *const *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		rbuf_add(b, i ? " | " : "| ");
+		rbuf_md(b, cells[i]);
+	}
+	rbuf_add(b, " |\n");
+}
+
+static const char *func_or_unknown(const struct mutant *m)
+{
+	return m->func[0] ? m->func : "?";
+}
+
+static const char *repl_or_removed(const struct mutant *m)
+{
+	return m->repl[0] ? m->repl : "(removed)";
+}
+
 static void survivor_list(struct rbuf *b, const struct mutant *const *v, size_t n)
 {
 	size_t k = 0;
@@ -124,17 +144,9 @@ static void survivor_list(struct rbuf *b, const struct mutant *const *v, size_t 
 		const struct mutant *m = v[i];
 		if (m->status != MS_SURVIVED)
 			continue;
-		rbuf_add(b, "| ");
-		rbuf_md(b, m->key);
-		rbuf_add(b, " | ");
-		rbuf_md(b, m->func[0] ? m->func : "?");
-		rbuf_add(b, " | ");
-		rbuf_md(b, m->orig);
-		rbuf_add(b, " | ");
-		rbuf_md(b, m->repl[0] ? m->repl : "(removed)");
-		rbuf_add(b, " | ");
-		rbuf_md(b, m->covered_by);
-		rbuf_add(b, " |\n");
+		const char *cells[] = { m->key, func_or_unknown(m), m->orig, repl_or_removed(m),
+					m->covered_by };
+		table_row(b, cells, sizeof cells / sizeof *cells);
 	}
 }
 
@@ -154,15 +166,9 @@ static void rerun_list(struct rbuf *b, const struct mutant *const *v, size_t n)
 		const struct mutant *m = v[i];
 		if (!m->earlier[0])
 			continue;
-		rbuf_add(b, "| ");
-		rbuf_md(b, m->key);
-		rbuf_add(b, " | ");
-		rbuf_md(b, m->func[0] ? m->func : "?");
-		rbuf_add(b, " | ");
-		rbuf_md(b, m->earlier);
-		rbuf_addf(b, " | %s | ", mut_status_name(m->status));
-		rbuf_md(b, m->reason);
-		rbuf_add(b, " |\n");
+		const char *cells[] = { m->key, func_or_unknown(m), m->earlier,
+					mut_status_name(m->status), m->reason };
+		table_row(b, cells, sizeof cells / sizeof *cells);
 	}
 }
 
@@ -187,17 +193,9 @@ static void reason_list(struct rbuf *b, const char *title, const char *intro,
 		const struct mutant *m = v[i];
 		if (m->status != s1 && m->status != s2)
 			continue;
-		rbuf_add(b, "| ");
-		rbuf_md(b, m->key);
-		rbuf_add(b, " | ");
-		rbuf_md(b, m->func[0] ? m->func : "?");
-		rbuf_addf(b, " | %s | ", mut_status_name(m->status));
-		rbuf_md(b, m->orig);
-		rbuf_add(b, " | ");
-		rbuf_md(b, m->repl[0] ? m->repl : "(removed)");
-		rbuf_add(b, " | ");
-		rbuf_md(b, m->reason);
-		rbuf_add(b, " |\n");
+		const char *cells[] = { m->key, func_or_unknown(m), mut_status_name(m->status),
+					m->orig, repl_or_removed(m), m->reason };
+		table_row(b, cells, sizeof cells / sizeof *cells);
 	}
 }
 
