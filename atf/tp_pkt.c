@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ttypot.h"
@@ -53,4 +54,29 @@ tp_pkt_expect_data(int master, const char *want, size_t len, const char *what)
 			    what, n, n > 0 ? (unsigned char)buf[0] : 0,
 			    tp_esc(buf + 1, n > 1 ? (size_t)n - 1 : 0), len + 1,
 			    tp_esc(want, len));
+}
+
+void
+tp_pkt_reader_start(struct tp_reader *r, int master)
+{
+	tp_set_nonblock(master, false);
+	tp_reader_start(r, master, TP_RD_MAX);
+	tp_wait_blocked_fd(r->child.pid, SYS_read, master,
+			   "reader asleep in read(master)");
+}
+
+void
+tp_pkt_reader_expect(struct tp_reader *r, unsigned char want, const char *what)
+{
+	struct tp_rd_result res;
+
+	tp_reader_result(r, &res, what);
+	tp_set_nonblock(r->fd, true);
+	if (res.n < 0)
+		atf_tc_fail("%s: read: %s", what, strerror(res.err));
+	if (res.n != 1 || (unsigned char)res.data[0] != want)
+		atf_tc_fail("%s: the blocked read returned %zd bytes, first "
+			    "0x%02x; want the single status byte 0x%02x", what,
+			    res.n, res.n > 0 ? (unsigned char)res.data[0] : 0,
+			    want);
 }

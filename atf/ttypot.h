@@ -359,6 +359,13 @@ void tp_pkt_expect_status(int master, unsigned char want, const char *what);
  * TIOCPKT_DATA (0) and then exactly want[0..len). */
 void tp_pkt_expect_data(int master, const char *want, size_t len,
 			const char *what);
+/* A child asleep in one blocking read of a packet-mode master (blocking
+ * while it reads): start it, cause the event, then tp_pkt_reader_expect,
+ * which fails unless the read returns within TP_WAIT_MS exactly the status
+ * byte want, and makes the master non-blocking again. */
+void tp_pkt_reader_start(struct tp_reader *r, int master);
+void tp_pkt_reader_expect(struct tp_reader *r, unsigned char want,
+			  const char *what);
 
 /* ---------------------------------------------------------------- flow control (tp_flow.c) */
 

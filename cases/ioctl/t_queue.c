@@ -1,5 +1,9 @@
 /* t_queue.c: the ioctls that count or discard queued bytes on a pty:
- * FIONREAD / TIOCINQ, TIOCOUTQ, TCFLSH, tcdrain, tcsetattr(TCSAFLUSH). */
+ * FIONREAD / TIOCINQ, TIOCOUTQ, TCFLSH, tcdrain, tcsetattr(TCSAFLUSH).
+ * Bytes written to one side wait in two places on the other: the line
+ * discipline's input queue (what FIONREAD counts, 4095 bytes at most in
+ * non-canonical mode) and, once that is full, the tty's flip buffer behind
+ * it.  The flushes differ in which of the two they discard. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,6 +123,147 @@ TP_CASE(tcoflush_slave_keeps_delivered_output, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+/* A non-canonical input queue holds N_TTY_BUF_SIZE - 1 bytes. */
+#define INQ_MAX 4095
+/* More than the queue and the pty's 8 KiB flip buffer take together. */
+#define FILL_CAP (INQ_MAX + 8192 + 4096)
+/* Not a pattern byte (those are '0'..'z'). */
+#define MARKER '~'
+
+static char fill_buf[FILL_CAP];
+
+/* Write the pattern (seed 3) to `from` until its writes fail EAGAIN,
+ * then wait until `to`'s input queue is full: the rest waits in `to`'s
+ * flip buffer.  `to` must be non-canonical and both sides must pass bytes
+ * unchanged.  Returns the bytes written. */
+static size_t
+fill_behind_full_queue(int from, int to)
+{
+	size_t total = 0;
+
+	tp_pattern(fill_buf, sizeof(fill_buf), 3);
+	tp_set_nonblock(from, true);
+	while (total < sizeof(fill_buf)) {
+		ssize_t n = write(from, fill_buf + total, sizeof(fill_buf) - total);
+		if (n < 0 && errno == EAGAIN)
+			break;
+		ATF_REQUIRE_MSG(n > 0, "filling write: %s", strerror(errno));
+		total += (size_t)n;
+	}
+	tp_set_nonblock(from, false);
+	ATF_REQUIRE_MSG(total < sizeof(fill_buf), "%zu bytes written and the "
+			"writer never got EAGAIN", total);
+	ATF_REQUIRE_MSG(total > INQ_MAX, "EAGAIN after %zu bytes: no more "
+			"than one input queue", total);
+	tp_wait_fionread(to, INQ_MAX, TP_WAIT_MS, "input queue full");
+	return total;
+}
+
+/* fd's input queue holds exactly the first `n` pattern bytes, and nothing
+ * follows them: a marker written after them by `from` is the next byte. */
+static void
+expect_queue_then_marker(int fd, int from, int n, const char *what)
+{
+	static char got[INQ_MAX];
+	char c = 0, m = MARKER;
+
+	ATF_CHECK_EQ_MSG(tp_fionread(fd), n, "%s: input queue length", what);
+	tp_read_exact(fd, got, (size_t)n, sizeof(got), what);
+	long bad = tp_pattern_check(got, (size_t)n, 3);
+	ATF_CHECK_MSG(bad < 0, "%s: byte %ld differs from what was written",
+		      what, bad);
+	tp_write_all(from, &m, 1, "marker");
+	tp_read_exact(fd, &c, 1, 1, "next byte");
+	ATF_CHECK_MSG(c == MARKER, "%s: next byte read is '%s', not the marker:"
+		      " bytes that waited behind the queue survived the flush",
+		      what, tp_esc(&c, 1));
+}
+
+TP_CASE(master_tcoflush_discards_unreceived_input, TP_LINUX,
+	"tcflush(master, TCOFLUSH) discards what the master wrote that the "
+	"slave's line discipline has not yet received (its flip buffer, "
+	"behind a full non-canonical input queue) and keeps the 4095 bytes "
+	"already queued: the slave reads those, then the next byte written")
+{
+	struct tp_pty p;
+
+	tp_pty_open(&p, TP_RAW);
+	fill_behind_full_queue(p.master, p.slave);
+	ATF_REQUIRE(tcflush(p.master, TCOFLUSH) == 0);
+	expect_queue_then_marker(p.slave, p.master, INQ_MAX,
+				 "slave input after TCOFLUSH");
+	tp_pty_close(&p);
+}
+
+TP_CASE(slave_tcoflush_discards_unreceived_output, TP_LINUX,
+	"tcflush(slave, TCOFLUSH) discards what the slave wrote that the "
+	"master's line discipline has not yet received and keeps the 4095 "
+	"bytes already queued there: the master reads those, then the next "
+	"byte written")
+{
+	struct tp_pty p;
+
+	tp_pty_open(&p, TP_RAW);
+	fill_behind_full_queue(p.slave, p.master);
+	ATF_REQUIRE(tcflush(p.slave, TCOFLUSH) == 0);
+	expect_queue_then_marker(p.master, p.slave, INQ_MAX,
+				 "master input after TCOFLUSH");
+	tp_pty_close(&p);
+}
+
+TP_CASE(master_tcioflush_flushes_own_input_and_peer_flip, TP_LINUX,
+	"tcflush(master, TCIOFLUSH) discards the master's own unread input "
+	"and what it wrote that the slave has not received, but not the "
+	"slave's input queue: the slave reads its 4095 bytes, then the next "
+	"byte written")
+{
+	struct tp_pty p;
+
+	tp_pty_open(&p, TP_RAW);
+	tp_write_str(p.slave, "abc", "slave output");
+	tp_wait_fionread(p.master, 3, TP_WAIT_MS, "slave output on the master");
+	fill_behind_full_queue(p.master, p.slave);
+	ATF_REQUIRE(tcflush(p.master, TCIOFLUSH) == 0);
+	ATF_CHECK_EQ_MSG(tp_fionread(p.master), 0, "master input after "
+			 "TCIOFLUSH");
+	expect_queue_then_marker(p.slave, p.master, INQ_MAX,
+				 "slave input after TCIOFLUSH");
+	tp_pty_close(&p);
+}
+
+TP_CASE(slave_tciflush_discards_input_behind_full_queue, TP_POSIX,
+	"tcflush(slave, TCIFLUSH) discards all input received and not read, "
+	"the bytes waiting behind a full input queue too: the next byte the "
+	"slave reads is one the master writes after the flush")
+{
+	struct tp_pty p;
+
+	tp_pty_open(&p, TP_RAW);
+	fill_behind_full_queue(p.master, p.slave);
+	ATF_REQUIRE(tcflush(p.slave, TCIFLUSH) == 0);
+	expect_queue_then_marker(p.slave, p.master, 0,
+				 "slave input after TCIFLUSH");
+	tp_pty_close(&p);
+}
+
+TP_CASE(master_tciflush_keeps_slave_input, TP_LINUX,
+	"tcflush(master, TCIFLUSH) discards only the master's own input: "
+	"what the master wrote, queued or waiting behind the slave's full "
+	"input queue, still reaches the slave in order")
+{
+	struct tp_pty p;
+	static char got[FILL_CAP];
+
+	tp_pty_open(&p, TP_RAW);
+	size_t total = fill_behind_full_queue(p.master, p.slave);
+	ATF_REQUIRE(tcflush(p.master, TCIFLUSH) == 0);
+	tp_read_exact(p.slave, got, total, INQ_MAX, "all that was written");
+	long bad = tp_pattern_check(got, total, 3);
+	ATF_CHECK_MSG(bad < 0, "byte %ld of %zu differs from what was written",
+		      bad, total);
+	tp_pty_close(&p);
+}
+
 struct drain {
 	int fd;
 	bool flush_attr; /* tcsetattr(TCSAFLUSH) instead of tcdrain */
@@ -194,6 +339,11 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, tiocoutq_is_zero_on_pty);
 	ATF_TP_ADD_TC(tp, tciflush_empties_slave_input);
 	ATF_TP_ADD_TC(tp, tcoflush_slave_keeps_delivered_output);
+	ATF_TP_ADD_TC(tp, master_tcoflush_discards_unreceived_input);
+	ATF_TP_ADD_TC(tp, slave_tcoflush_discards_unreceived_output);
+	ATF_TP_ADD_TC(tp, master_tcioflush_flushes_own_input_and_peer_flip);
+	ATF_TP_ADD_TC(tp, slave_tciflush_discards_input_behind_full_queue);
+	ATF_TP_ADD_TC(tp, master_tciflush_keeps_slave_input);
 	ATF_TP_ADD_TC(tp, tcdrain_returns_with_unread_output);
 	ATF_TP_ADD_TC(tp, tcsaflush_discards_pending_input);
 	return atf_no_error();

@@ -1,4 +1,6 @@
-/* t_pkt_flow.c: packet-mode STOP/START and NOSTOP/DOSTOP status from slave flow control. */
+/* t_pkt_flow.c: packet-mode STOP/START and NOSTOP/DOSTOP status from slave
+ * flow control, and the wake-up of a master reader already asleep when a
+ * status comes. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -116,6 +118,64 @@ TP_CASE(pkt_other_termios_no_status, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(pkt_tcooff_tcoon_wake_blocked_reader, TP_LINUX,
+	"A process already asleep in read() on the packet-mode master is "
+	"woken by tcflow(slave, TCOOFF) with TIOCPKT_STOP; a second sleeping "
+	"reader is woken by TCOON with TIOCPKT_START")
+{
+	struct tp_pty p;
+	struct tp_reader r;
+
+	tp_pkt_open(&p, TP_RAW);
+	tp_pkt_reader_start(&r, p.master);
+	flow(p.slave, TCOOFF, "TCOOFF");
+	tp_pkt_reader_expect(&r, TIOCPKT_STOP, "reader woken by TCOOFF");
+	tp_pkt_reader_start(&r, p.master);
+	flow(p.slave, TCOON, "TCOON");
+	tp_pkt_reader_expect(&r, TIOCPKT_START, "reader woken by TCOON");
+	tp_pty_close(&p);
+}
+
+TP_CASE(pkt_stop_chars_wake_blocked_reader, TP_LINUX,
+	"With IXON on the slave, a process already asleep in read() on the "
+	"packet-mode master is woken by the ^S it sends with TIOCPKT_STOP, "
+	"and a second sleeping reader by ^Q with TIOCPKT_START")
+{
+	struct tp_pty p;
+	struct tp_reader r;
+
+	tp_pkt_open(&p, TP_COOKED);
+	tp_lflag(p.slave, 0, ECHO);
+	tp_pkt_reader_start(&r, p.master);
+	tp_write_str(p.master, "\023", "master write of ^S");
+	tp_pkt_reader_expect(&r, TIOCPKT_STOP, "reader woken by ^S");
+	tp_pkt_reader_start(&r, p.master);
+	tp_write_str(p.master, "\021", "master write of ^Q");
+	tp_pkt_reader_expect(&r, TIOCPKT_START, "reader woken by ^Q");
+	tp_pty_close(&p);
+}
+
+TP_CASE(pkt_ixon_change_wakes_blocked_reader, TP_LINUX,
+	"A process already asleep in read() on the packet-mode master is "
+	"woken when the slave's termios switches ^S/^Q flow control off "
+	"(TIOCPKT_NOSTOP) and, sleeping again, when it switches it on "
+	"(TIOCPKT_DOSTOP)")
+{
+	struct tp_pty p;
+	struct tp_reader r;
+
+	tp_pkt_open(&p, TP_RAW);
+	tp_iflag(p.slave, IXON, 0);
+	tp_pkt_expect_status(p.master, TIOCPKT_DOSTOP, "DOSTOP of the setup");
+	tp_pkt_reader_start(&r, p.master);
+	tp_iflag(p.slave, 0, IXON);
+	tp_pkt_reader_expect(&r, TIOCPKT_NOSTOP, "reader woken by clearing IXON");
+	tp_pkt_reader_start(&r, p.master);
+	tp_iflag(p.slave, IXON, 0);
+	tp_pkt_reader_expect(&r, TIOCPKT_DOSTOP, "reader woken by setting IXON");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, pkt_stop_start);
@@ -124,5 +184,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, pkt_ixon_nostop_dostop);
 	ATF_TP_ADD_TC(tp, pkt_vstop_change_nostop);
 	ATF_TP_ADD_TC(tp, pkt_other_termios_no_status);
+	ATF_TP_ADD_TC(tp, pkt_tcooff_tcoon_wake_blocked_reader);
+	ATF_TP_ADD_TC(tp, pkt_stop_chars_wake_blocked_reader);
+	ATF_TP_ADD_TC(tp, pkt_ixon_change_wakes_blocked_reader);
 	return atf_no_error();
 }

@@ -1,4 +1,5 @@
-/* t_pkt_poll.c: poll() on a packet-mode master: POLLPRI for status, and wake-ups. */
+/* t_pkt_poll.c: poll() on a packet-mode master: POLLPRI for status, and the
+ * wake-up of a poller already asleep when a status comes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -71,6 +72,18 @@ poller_result(struct poller *pl, struct poll_result *res)
 		atf_tc_fail("poller: poll: %s", strerror(res->err));
 }
 
+/* The poller's result is a wake-up by the event: poll returned one
+ * descriptor with `want` among its events before the poller's timeout. */
+static void
+expect_woken(const struct poll_result *res, short want, const char *what)
+{
+	ATF_CHECK_MSG(res->r == 1 && (res->revents & want), "%s: poll returned "
+		      "%d, revents 0x%x", what, res->r, (unsigned)res->revents);
+	ATF_CHECK_MSG(res->ms < WOKEN_MS, "%s: poller returned after %lld ms: "
+		      "not woken by the status, only by its %d ms timeout",
+		      what, res->ms, POLLER_TIMEOUT_MS);
+}
+
 static short
 poll_now(int fd, short events)
 {
@@ -125,11 +138,7 @@ TP_CASE(pkt_poll_pri_woken_by_flush, TP_LINUX,
 	if (tcflush(p.slave, TCIFLUSH) != 0)
 		atf_tc_fail("tcflush(slave, TCIFLUSH): %s", strerror(errno));
 	poller_result(&pl, &res);
-	ATF_CHECK_MSG(res.r == 1 && (res.revents & POLLPRI),
-		      "poll returned %d, revents 0x%x", res.r, (unsigned)res.revents);
-	ATF_CHECK_MSG(res.ms < WOKEN_MS, "poller returned after %lld ms: not woken "
-		      "by the status, only by its %d ms timeout", res.ms,
-		      POLLER_TIMEOUT_MS);
+	expect_woken(&res, POLLPRI, "poller after TCIFLUSH");
 	tp_pty_close(&p);
 }
 
@@ -146,11 +155,7 @@ TP_CASE(pkt_poll_in_woken_by_stop, TP_LINUX,
 	if (tcflow(p.slave, TCOOFF) != 0)
 		atf_tc_fail("tcflow(slave, TCOOFF): %s", strerror(errno));
 	poller_result(&pl, &res);
-	ATF_CHECK_MSG(res.r == 1 && (res.revents & POLLIN),
-		      "poll returned %d, revents 0x%x", res.r, (unsigned)res.revents);
-	ATF_CHECK_MSG(res.ms < WOKEN_MS, "poller returned after %lld ms: not woken "
-		      "by the status, only by its %d ms timeout", res.ms,
-		      POLLER_TIMEOUT_MS);
+	expect_woken(&res, POLLIN, "poller after TCOOFF");
 	tp_pty_close(&p);
 }
 
@@ -179,6 +184,65 @@ TP_CASE(pkt_poll_pri_woken_by_stop, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(pkt_poll_pri_woken_by_flushwrite, TP_LINUX,
+	"A process blocked in poll(master, POLLPRI) is woken when "
+	"tcflush(slave, TCOFLUSH) posts TIOCPKT_FLUSHWRITE, and sees POLLPRI")
+{
+	struct tp_pty p;
+	struct poller pl;
+	struct poll_result res;
+
+	tp_pkt_open(&p, TP_RAW);
+	poller_start(&pl, p.master, POLLPRI);
+	if (tcflush(p.slave, TCOFLUSH) != 0)
+		atf_tc_fail("tcflush(slave, TCOFLUSH): %s", strerror(errno));
+	poller_result(&pl, &res);
+	expect_woken(&res, POLLPRI, "poller after TCOFLUSH");
+	tp_pkt_expect_status(p.master, TIOCPKT_FLUSHWRITE, "status after TCOFLUSH");
+	tp_pty_close(&p);
+}
+
+TP_CASE(pkt_poll_in_woken_by_tcoon, TP_LINUX,
+	"With output suspended by tcflow(slave, TCOOFF) and its STOP status "
+	"read, a process blocked in poll(master, POLLIN) is woken by TCOON "
+	"posting TIOCPKT_START")
+{
+	struct tp_pty p;
+	struct poller pl;
+	struct poll_result res;
+
+	tp_pkt_open(&p, TP_RAW);
+	tp_tcflow(p.slave, TCOOFF, "TCOOFF");
+	tp_pkt_expect_status(p.master, TIOCPKT_STOP, "status after TCOOFF");
+	poller_start(&pl, p.master, POLLIN);
+	tp_tcflow(p.slave, TCOON, "TCOON");
+	poller_result(&pl, &res);
+	expect_woken(&res, POLLIN, "poller after TCOON");
+	tp_pkt_expect_status(p.master, TIOCPKT_START, "status after TCOON");
+	tp_pty_close(&p);
+}
+
+TP_CASE(pkt_poll_in_woken_by_vstart, TP_LINUX,
+	"With IXON on the slave, output stopped by ^S and its STOP status "
+	"read, a process blocked in poll(master, POLLIN) is woken by the ^Q "
+	"the master sends, posting TIOCPKT_START")
+{
+	struct tp_pty p;
+	struct poller pl;
+	struct poll_result res;
+
+	tp_pkt_open(&p, TP_COOKED);
+	tp_lflag(p.slave, 0, ECHO);
+	tp_write_str(p.master, "\023", "master write of ^S");
+	tp_pkt_expect_status(p.master, TIOCPKT_STOP, "status after ^S");
+	poller_start(&pl, p.master, POLLIN);
+	tp_write_str(p.master, "\021", "master write of ^Q");
+	poller_result(&pl, &res);
+	expect_woken(&res, POLLIN, "poller after ^Q");
+	tp_pkt_expect_status(p.master, TIOCPKT_START, "status after ^Q");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, pkt_poll_status_sets_pri);
@@ -186,5 +250,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, pkt_poll_pri_woken_by_flush);
 	ATF_TP_ADD_TC(tp, pkt_poll_in_woken_by_stop);
 	ATF_TP_ADD_TC(tp, pkt_poll_pri_woken_by_stop);
+	ATF_TP_ADD_TC(tp, pkt_poll_pri_woken_by_flushwrite);
+	ATF_TP_ADD_TC(tp, pkt_poll_in_woken_by_tcoon);
+	ATF_TP_ADD_TC(tp, pkt_poll_in_woken_by_vstart);
 	return atf_no_error();
 }

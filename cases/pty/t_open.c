@@ -1,5 +1,6 @@
 /* t_open.c: opening a pty pair: posix_openpt, grantpt, unlockpt, ptsname,
- * the slave lock, controlling-tty rules, many pairs, fd limits, node removal. */
+ * the slave lock, controlling-tty rules, many pairs, fd limits, node removal,
+ * and the termios each side starts with. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "ttypot.h"
+#include "tp_termios2.h"
 
 /* Pairs held open at once by many_pairs_isolated. */
 #define MANY_PAIRS 64
@@ -669,6 +671,72 @@ TP_CASE(openpt_emfile_clean, TP_POSIX,
 	tp_child_join(&c, TP_WAIT_MS, "child at a lowered RLIMIT_NOFILE");
 }
 
+TP_CASE(fresh_slave_has_std_termios, TP_LINUX,
+	"A new pty slave has Linux's standard termios (tty_std_termios) with "
+	"c_cflag B38400|CS8|CREAD (no HUPCL): c_iflag ICRNL|IXON, c_oflag "
+	"OPOST|ONLCR, c_lflag ISIG|ICANON|ECHO|ECHOE|ECHOK|ECHOCTL|ECHOKE|"
+	"IEXTEN, line discipline 0, the control characters of INIT_C_CC "
+	"(VINTR ^C, VERASE DEL, VEOF ^D, VMIN 1, VTIME 0, ...) and 38400 "
+	"baud both ways, as termios2 too (c_ispeed = c_ospeed = 38400)")
+{
+	struct tp_pty p;
+	struct k_termios2 t;
+	cc_t cc[sizeof(t.c_cc)] = {0};
+
+	cc[VINTR] = 003, cc[VQUIT] = 034, cc[VERASE] = 0177, cc[VKILL] = 025;
+	cc[VEOF] = 004, cc[VMIN] = 1, cc[VSTART] = 021, cc[VSTOP] = 023;
+	cc[VSUSP] = 032, cc[VREPRINT] = 022, cc[VDISCARD] = 017;
+	cc[VWERASE] = 027, cc[VLNEXT] = 026;
+	tp_pty_open(&p, TP_COOKED);
+	ATF_REQUIRE_EQ_MSG(ioctl(p.slave, K_TCGETS2, &t), 0, "TCGETS2: %s",
+			   strerror(errno));
+	ATF_CHECK_EQ_MSG(t.c_iflag, ICRNL | IXON, "c_iflag %#o", t.c_iflag);
+	ATF_CHECK_EQ_MSG(t.c_oflag, OPOST | ONLCR, "c_oflag %#o", t.c_oflag);
+	ATF_CHECK_EQ_MSG(t.c_cflag, B38400 | CS8 | CREAD, "c_cflag %#o",
+			 t.c_cflag);
+	ATF_CHECK_EQ_MSG(t.c_lflag, ISIG | ICANON | ECHO | ECHOE | ECHOK |
+			 ECHOCTL | ECHOKE | IEXTEN, "c_lflag %#o", t.c_lflag);
+	ATF_CHECK_EQ_MSG(t.c_line, 0, "c_line %u", t.c_line);
+	for (size_t i = 0; i < sizeof(cc); i++)
+		ATF_CHECK_EQ_MSG(t.c_cc[i], cc[i], "c_cc[%zu] is %#o, want %#o",
+				 i, t.c_cc[i], cc[i]);
+	ATF_CHECK_EQ_MSG(t.c_ispeed, 38400, "c_ispeed %u", t.c_ispeed);
+	ATF_CHECK_EQ_MSG(t.c_ospeed, 38400, "c_ospeed %u", t.c_ospeed);
+	struct termios g;
+	tp_tc_get(p.slave, &g);
+	ATF_CHECK_MSG(cfgetispeed(&g) == B38400 && cfgetospeed(&g) == B38400,
+		      "tcgetattr speeds %#o/%#o, want B38400 (%#o)",
+		      cfgetispeed(&g), cfgetospeed(&g), B38400);
+	tp_pty_close(&p);
+}
+
+TP_CASE(fresh_master_ldisc_is_raw, TP_LINUX,
+	"A pty master's own termios (which tcgetattr cannot show: on a master "
+	"it reads the slave's) is raw: c_iflag, c_oflag and c_lflag 0, VMIN "
+	"1.  Every byte value the slave writes, control characters and a "
+	"partial line included, reads unchanged and at once on the master, is "
+	"never echoed back, and the master's output is not post-processed")
+{
+	struct tp_pty p;
+	unsigned char all[256], got[256];
+	static const char out[] = "a\nb\t\r\023c";
+
+	for (size_t i = 0; i < sizeof(all); i++)
+		all[i] = (unsigned char)i;
+	tp_pty_open(&p, TP_RAW);
+	tp_write_all(p.slave, all, sizeof(all), "every byte value");
+	tp_read_exact(p.master, got, sizeof(got), sizeof(got),
+		      "every byte value on the master");
+	ATF_CHECK_MSG(memcmp(got, all, sizeof(all)) == 0, "the master read "
+		      "\"%s\"", tp_esc(got, sizeof(got)));
+	tp_write_str(p.slave, "ab", "a partial line");
+	TP_EXPECT_LINE(p.master, "ab", "a partial line, read at once");
+	/* An echo of the slave's output would reach the slave before this. */
+	tp_write_str(p.master, out, "master output");
+	TP_EXPECT_BYTES(p.slave, out, "master output, nothing before it");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, pair_is_tty_named_by_ptsname);
@@ -685,5 +753,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, many_pairs_isolated);
 	ATF_TP_ADD_TC(tp, master_close_removes_node);
 	ATF_TP_ADD_TC(tp, openpt_emfile_clean);
+	ATF_TP_ADD_TC(tp, fresh_slave_has_std_termios);
+	ATF_TP_ADD_TC(tp, fresh_master_ldisc_is_raw);
 	return atf_no_error();
 }

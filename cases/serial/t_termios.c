@@ -8,32 +8,7 @@
 #include <unistd.h>
 
 #include "tp_serial.h"
-
-/* struct termios2 (include/uapi/asm-generic/termbits.h): glibc's termios
- * cannot express an input speed apart from the output speed.  powerpc has
- * no termios2: its own struct termios (arch/powerpc/include/uapi/asm/
- * termbits.h) carries the speeds, with c_cc before c_line, and plain
- * TCGETS/TCSETS take it. */
-#ifdef __powerpc__
-struct k_termios2 {
-	tcflag_t c_iflag, c_oflag, c_cflag, c_lflag;
-	cc_t c_cc[19];
-	cc_t c_line;
-	speed_t c_ispeed, c_ospeed;
-};
-#define K_TCGETS2 _IOR('t', 19, struct k_termios2)
-#define K_TCSETS2 _IOW('t', 20, struct k_termios2)
-#else
-struct k_termios2 {
-	tcflag_t c_iflag, c_oflag, c_cflag, c_lflag;
-	cc_t c_line;
-	cc_t c_cc[19];
-	speed_t c_ispeed, c_ospeed;
-};
-#define K_TCGETS2 _IOR('T', 0x2A, struct k_termios2)
-#define K_TCSETS2 _IOW('T', 0x2B, struct k_termios2)
-#endif
-#define K_IBSHIFT 16
+#include "tp_termios2.h"
 
 static int
 open_a(const atf_tc_t *tc)
