@@ -179,6 +179,18 @@ expect_queue_then_marker(int fd, int from, int n, const char *what)
 		      what, tp_esc(&c, 1));
 }
 
+/* Fill `to` from `from` behind a full input queue, tcflush(flush_fd,
+ * queue), and expect `to` to read the first `keep` bytes, then the marker. */
+static void
+flush_behind_full_queue(int from, int to, int flush_fd, int queue, int keep,
+			const char *what)
+{
+	fill_behind_full_queue(from, to);
+	ATF_REQUIRE_MSG(tcflush(flush_fd, queue) == 0, "%s: tcflush: %s", what,
+			strerror(errno));
+	expect_queue_then_marker(to, from, keep, what);
+}
+
 TP_CASE(master_tcoflush_discards_unreceived_input, TP_LINUX,
 	"tcflush(master, TCOFLUSH) discards what the master wrote that the "
 	"slave's line discipline has not yet received (its flip buffer, "
@@ -188,10 +200,8 @@ TP_CASE(master_tcoflush_discards_unreceived_input, TP_LINUX,
 	struct tp_pty p;
 
 	tp_pty_open(&p, TP_RAW);
-	fill_behind_full_queue(p.master, p.slave);
-	ATF_REQUIRE(tcflush(p.master, TCOFLUSH) == 0);
-	expect_queue_then_marker(p.slave, p.master, INQ_MAX,
-				 "slave input after TCOFLUSH");
+	flush_behind_full_queue(p.master, p.slave, p.master, TCOFLUSH, INQ_MAX,
+				"slave input after TCOFLUSH");
 	tp_pty_close(&p);
 }
 
@@ -204,10 +214,8 @@ TP_CASE(slave_tcoflush_discards_unreceived_output, TP_LINUX,
 	struct tp_pty p;
 
 	tp_pty_open(&p, TP_RAW);
-	fill_behind_full_queue(p.slave, p.master);
-	ATF_REQUIRE(tcflush(p.slave, TCOFLUSH) == 0);
-	expect_queue_then_marker(p.master, p.slave, INQ_MAX,
-				 "master input after TCOFLUSH");
+	flush_behind_full_queue(p.slave, p.master, p.slave, TCOFLUSH, INQ_MAX,
+				"master input after TCOFLUSH");
 	tp_pty_close(&p);
 }
 
@@ -239,10 +247,8 @@ TP_CASE(slave_tciflush_discards_input_behind_full_queue, TP_POSIX,
 	struct tp_pty p;
 
 	tp_pty_open(&p, TP_RAW);
-	fill_behind_full_queue(p.master, p.slave);
-	ATF_REQUIRE(tcflush(p.slave, TCIFLUSH) == 0);
-	expect_queue_then_marker(p.slave, p.master, 0,
-				 "slave input after TCIFLUSH");
+	flush_behind_full_queue(p.master, p.slave, p.slave, TCIFLUSH, 0,
+				"slave input after TCIFLUSH");
 	tp_pty_close(&p);
 }
 
