@@ -75,6 +75,21 @@ TP_CASE(pkt_flushwrite_keeps_delivered_output, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(pkt_master_flush_no_status, TP_LINUX,
+	"tcflush on the packet-mode master itself (TCIFLUSH, TCOFLUSH, "
+	"TCIOFLUSH) posts no status: the flush statuses report the slave's "
+	"flushes only")
+{
+	struct tp_pty p;
+
+	tp_pkt_open(&p, TP_RAW);
+	if (tcflush(p.master, TCIFLUSH) != 0 || tcflush(p.master, TCOFLUSH) != 0 ||
+	    tcflush(p.master, TCIOFLUSH) != 0)
+		atf_tc_fail("tcflush on the master: %s", strerror(errno));
+	tp_expect_not_readable(p.master, "status for the master's own flush");
+	tp_pty_close(&p);
+}
+
 TP_CASE(pkt_flushes_wake_blocked_reader, TP_LINUX,
 	"A process already asleep in read() on the packet-mode master is "
 	"woken by tcflush(slave, TCIFLUSH) and reads TIOCPKT_FLUSHREAD alone; "
@@ -100,6 +115,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, pkt_flushwrite);
 	ATF_TP_ADD_TC(tp, pkt_flush_both);
 	ATF_TP_ADD_TC(tp, pkt_flushwrite_keeps_delivered_output);
+	ATF_TP_ADD_TC(tp, pkt_master_flush_no_status);
 	ATF_TP_ADD_TC(tp, pkt_flushes_wake_blocked_reader);
 	return atf_no_error();
 }

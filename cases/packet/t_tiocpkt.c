@@ -112,6 +112,20 @@ TP_CASE(pkt_enable_discards_old_status, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(pkt_reenable_keeps_pending_status, TP_LINUX,
+	"TIOCPKT 1 on a master already in packet mode changes nothing: a "
+	"status not yet read (TIOCPKT_STOP) is still read after it")
+{
+	struct tp_pty p;
+
+	tp_pkt_open(&p, TP_RAW);
+	tp_tcflow(p.slave, TCOOFF, "TCOOFF");
+	tp_wait_poll(p.master, POLLIN, TP_WAIT_MS, "stop status pending");
+	tp_pkt_set(p.master, 1);
+	tp_pkt_expect_status(p.master, TIOCPKT_STOP, "status after TIOCPKT 1 again");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, pkt_data_prefixed);
@@ -120,5 +134,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, pkt_tiocgpkt_reads_mode);
 	ATF_TP_ADD_TC(tp, pkt_off_reports_no_status);
 	ATF_TP_ADD_TC(tp, pkt_enable_discards_old_status);
+	ATF_TP_ADD_TC(tp, pkt_reenable_keeps_pending_status);
 	return atf_no_error();
 }
