@@ -43,6 +43,9 @@ static const struct e2e_want wants[] = {
 	{"packet/t_pkt_poll:pkt_poll_in_woken_by_stop", "pass"},
 	/* pty_stop() wakes POLLPRI pollers with EPOLLIN only, on 6.1 too. */
 	{"packet/t_pkt_poll:pkt_poll_pri_woken_by_stop", "xfail"},
+	{"packet/t_pkt_poll:pkt_poll_pri_woken_by_flushwrite", "pass"},
+	{"packet/t_pkt_poll:pkt_poll_in_woken_by_tcoon", "pass"},
+	{"packet/t_pkt_poll:pkt_poll_in_woken_by_vstart", "pass"},
 	{"serial/t_link:pair_found_in_sysfs", "pass"},
 	{"serial/t_link:a_to_b_bytes", "pass"},
 	{"serial/t_link:b_to_a_bytes", "pass"},
