@@ -212,14 +212,22 @@ TP_CASE(echo_takes_a_byte_of_room_each, TP_LINUX,
 TP_CASE(echo_without_room_waits_for_next_write, TP_LINUX,
 	"With ECHO and 1 byte of output room, of 2 bytes received the first "
 	"is echoed and the second held, not dropped: after tcflush(TCOFLUSH) "
-	"the next write sends the held echo first, then its own byte")
+	"the next write sends the held echo first, then its own byte; with "
+	"OPOST off and with OPOST on")
 {
 	int a, b;
 	int cap = suspend_and_measure(tc, &a, &b);
 
 	tp_lflag(a, ECHO, 0);
-	echo_received(a, b, "xy", "xy", cap - 1, cap, "2 bytes into 1 byte of room");
+	echo_received(a, b, "xy", "xy", cap - 1, cap, "2 bytes into 1 byte of "
+		      "room, OPOST off");
 	next_write_sends(a, b, "yw");
+	/* The same with OPOST, whose echoes go through output processing. */
+	tp_tcflow(a, TCOOFF, "TCOOFF on A again");
+	tp_oflag(a, OPOST | ONLCR, 0);
+	echo_received(a, b, "uv", "uv", cap - 1, cap, "2 bytes into 1 byte of "
+		      "room, OPOST on");
+	next_write_sends(a, b, "vw");
 }
 
 TP_CASE(echoctl_control_takes_two_bytes_of_room, TP_LINUX,
