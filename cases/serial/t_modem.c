@@ -2,6 +2,8 @@
  * TIOCMBIC (in loop mode the outputs drive the inputs: RTS->CTS, DTR->DSR,
  * OUT1->RI, OUT2->DCD), TIOCMIWAIT, TIOCGICOUNT, /proc/tty/driver/serial. */
 #include <errno.h>
+#include <limits.h>
+#include <linux/serial.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -77,6 +79,38 @@ TP_CASE(loop_out2_drives_dcd, TP_LINUX,
 	"In loop mode OUT2 alone raises DCD alone, and clearing it drops DCD")
 {
 	loop_pair(tc, TIOCM_OUT2, TIOCM_CAR, "OUT2");
+}
+
+TP_CASE(open_raises_out2, TP_LINUX,
+	"Opening an 8250 port that has an interrupt raises OUT2, the output "
+	"that gates a PC UART's interrupt line: TIOCMGET after the first open "
+	"shows OUT2, and after TIOCMBIC cleared it and the last close, the "
+	"next open raises it again")
+{
+	struct serial_struct ss;
+	char link[64], path[PATH_MAX];
+	int a, b;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	memset(&ss, 0, sizeof(ss));
+	ATF_REQUIRE_MSG(ioctl(a, TIOCGSERIAL, &ss) == 0, "TIOCGSERIAL: %s",
+			strerror(errno));
+	if (ss.irq == 0)
+		atf_tc_skip("port A is polled (no interrupt): the driver raises "
+			    "OUT2 only for a port with one");
+	ATF_CHECK_MSG(tp_uart_mget(a) & TIOCM_OUT2, "after the first open: "
+		      "TIOCMGET %s, want OUT2", tp_tiocm_str(tp_uart_mget(a)));
+	tp_uart_mbic(a, TIOCM_OUT2);
+	ATF_REQUIRE_MSG(!(tp_uart_mget(a) & TIOCM_OUT2), "TIOCMBIC OUT2 left "
+			"%s", tp_tiocm_str(tp_uart_mget(a)));
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", a);
+	ssize_t n = readlink(link, path, sizeof(path) - 1);
+	ATF_REQUIRE_MSG(n > 0, "readlink %s: %s", link, strerror(errno));
+	path[n] = '\0';
+	tp_uart_close_as_is(a); /* the last close: the port shuts down */
+	a = tp_uart_open(path, 0);
+	ATF_CHECK_MSG(tp_uart_mget(a) & TIOCM_OUT2, "after reopening %s: "
+		      "TIOCMGET %s, want OUT2", path, tp_tiocm_str(tp_uart_mget(a)));
 }
 
 TP_CASE(tiocmset_replaces_outputs, TP_POSIX,
@@ -314,5 +348,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, icount_line_counters_exact);
 	ATF_TP_ADD_TC(tp, tiocmiwait_wakes_on_line_change);
 	ATF_TP_ADD_TC(tp, proc_agrees_with_icount_and_lines);
+	ATF_TP_ADD_TC(tp, open_raises_out2);
 	return atf_no_error();
 }
