@@ -664,8 +664,9 @@ static void write_baseline(const char *outdir, const struct column *c)
  * earlier (the report shows both), its programs chosen anew. */
 static void reopen(struct mutant *m)
 {
-	snprintf(m->earlier, sizeof m->earlier, "%s (%.300s)", mut_status_name(m->status),
-		 m->reason);
+	if (!m->earlier[0]) /* given again twice: the first verdict stays */
+		snprintf(m->earlier, sizeof m->earlier, "%s (%.300s)",
+			 mut_status_name(m->status), m->reason);
 	m->status = MS_PENDING;
 	m->reason[0] = m->covered_by[0] = '\0';
 	m->secs = 0;
