@@ -57,8 +57,8 @@ static const char *const gen_more =
 	"mutant; --patch KEY writes one as a patch for `ttypot mutants PATCH`.\n"
 	"Writes DIR/mutation.md, mutation-report.json, mutation.html and\n"
 	"mutation-state.json after every mutant; --resume DIR continues a run,\n"
-	"--rerun-survivors runs its survivors again with the suite as it is now\n"
-	"(the report keeps both verdicts).\n"
+	"--rerun-survivors (or --rerun KEYS) runs its survivors (those mutants)\n"
+	"again with the suite as it is now (the report keeps both verdicts).\n"
 	"Exit: 0 every evaluated mutant killed, 1 survivors, 2 errors.\n";
 
 static int parse(int argc, char **argv, struct gopts *o)
@@ -291,7 +291,6 @@ static void list_mutants(const struct gen *g)
 	}
 }
 
-/* covered_by from the map: the programs reaching any line of the span. */
 /* Add the space-separated programs of add to m's selection (those it does
  * not hold yet); too many to keep is the whole suite. */
 static void add_programs(struct mutant *m, const char *add)
