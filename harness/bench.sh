@@ -81,7 +81,7 @@ timed() {
 	log=$1
 	shift
 	t0=$(date +%s)
-	"$@" > "$log" 2>&1
+	"$@" > "$log.log" 2>&1
 	echo $(( $(date +%s) - t0 ))
 }
 
