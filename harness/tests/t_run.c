@@ -192,6 +192,45 @@ ATF_TC_BODY(initramfs_tiny_suite, tc)
 	ATF_CHECK_MSG(stat("ird.gz.d", &st) < 0, "staging dir left behind");
 }
 
+/* The guest's filtered case list: run-suite.sh's narrow_list over the
+ * host-made list selects what `kyua list FILTER...` selects on the real
+ * suite, and fails (so the guest lists for itself) on a filter that selects
+ * nothing. */
+ATF_TC(narrow_list_as_kyua);
+ATF_TC_HEAD(narrow_list_as_kyua, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a filtered run's case list, narrowed "
+			  "from the host-made one, is kyua list's for programs, "
+			  "cases and areas; a filter selecting nothing fails it");
+}
+ATF_TC_BODY(narrow_list_as_kyua, tc)
+{
+	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
+	char top[PATH_MAX], rel[PATH_MAX], script[PATH_MAX + 2048];
+	snprintf(rel, sizeof rel, "%s/../..", src);
+	ATF_REQUIRE(realpath(rel, top));
+	snprintf(script, sizeof script,
+		 "set -eu\nW=$(pwd)\nS=%s\ncd \"$S/cases\"\n"
+		 "kyua list -k Kyuafile > \"$W/cases.list\"\n"
+		 "eval \"$(sed -n '/^narrow_list() {/,/^}/p' "
+		 "\"$S/fixtures/guest/run-suite.sh\")\"\n"
+		 "suite=$W\n"
+		 "for f in pty/t_overread close close/ 'pty/t_echo:echo_obeys_opost_off "
+		 "canon/t_eof' 'noncanon/t_vtime signals'; do\n"
+		 "  narrow_list $f | sort > \"$W/got\"\n"
+		 "  kyua list -k Kyuafile $f | sort > \"$W/want\"\n"
+		 "  [ -s \"$W/want\" ] || { echo \"kyua lists nothing for $f\"; exit 1; }\n"
+		 "  cmp -s \"$W/got\" \"$W/want\" || { echo \"filter '$f': not kyua's list\"; "
+		 "exit 1; }\n"
+		 "done\n"
+		 "if narrow_list pty/t_overread pty/t_nosuch > /dev/null; then\n"
+		 "  echo 'pty/t_nosuch: narrowed, not left to kyua list'; exit 1\nfi\n",
+		 top);
+	ku_write_file("check.sh", script, strlen(script));
+	ATF_CHECK_EQ_MSG(system("sh check.sh > out 2>&1"), 0, "%s",
+			 ku_read_file("out", NULL));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, host_done);
@@ -199,5 +238,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, host_timeout);
 	ATF_TP_ADD_TC(tp, host_missing_script);
 	ATF_TP_ADD_TC(tp, initramfs_tiny_suite);
+	ATF_TP_ADD_TC(tp, narrow_list_as_kyua);
 	return atf_no_error();
 }
