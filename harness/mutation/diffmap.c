@@ -265,6 +265,10 @@ bool dm_selects(const struct dm_result *r, const char *prog)
 {
 	if (r->all)
 		return true;
+	/* Only files the build never reads changed (Documentation/ ...): the
+	 * kernel is the one before, for the map's programs and any other. */
+	if (r->nfiles == 0)
+		return false;
 	for (size_t i = 0; i < r->nprogs; i++)
 		if (!strcmp(r->progs[i], prog))
 			return true;

@@ -393,6 +393,34 @@ ATF_TC_BODY(functions_of_c, tc)
 	free(f);
 }
 
+ATF_TC(unbuilt_change_reaches_nothing);
+ATF_TC_HEAD(unbuilt_change_reaches_nothing, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a change only to files the build never reads "
+			  "(Documentation/) reaches no program, not even one the map does not "
+			  "know; with a tty file changed too, the unknown one runs again");
+	atf_tc_set_md_var(tc, "require.progs", "git");
+}
+ATF_TC_BODY(unbuilt_change_reaches_nothing, tc)
+{
+	make_repo(n_tty);
+	put("Documentation/tty.txt", "the tty layer, edited\n");
+	struct dm_result r;
+	map(&r);
+	ATF_CHECK_MSG(!r.all, "everything: %s", r.why);
+	ATF_CHECK_EQ(r.nprogs, 0);
+	ATF_CHECK(!dm_selects(&r, "canon/t_line_edit"));
+	ATF_CHECK(!dm_selects(&r, "serial/t_newer_than_the_map"));
+	dm_result_free(&r);
+	put("drivers/tty/n_tty.c", n_tty_with(n_tty, 10, "\t\treturn y + 1;\n"));
+	map(&r);
+	ATF_CHECK(dm_selects(&r, "canon/t_line_edit"));
+	ATF_CHECK(dm_selects(&r, "serial/t_newer_than_the_map"));
+	ATF_CHECK(!dm_selects(&r, "pty/t_open"));
+	dm_result_free(&r);
+	done();
+}
+
 ATF_TC(order_filters);
 ATF_TC_HEAD(order_filters, tc)
 {
@@ -438,6 +466,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, order_filters);
 	ATF_TP_ADD_TC(tp, diff_parser_on_git);
 	ATF_TP_ADD_TC(tp, changed_line_gives_its_programs);
+	ATF_TP_ADD_TC(tp, unbuilt_change_reaches_nothing);
 	ATF_TP_ADD_TC(tp, insertion_gives_its_function);
 	ATF_TP_ADD_TC(tp, header_runs_everything);
 	ATF_TP_ADD_TC(tp, outside_the_map_runs_everything);
