@@ -202,4 +202,25 @@ peer_listed(const atf_tc_t *tc, const char *module,
 #define PEER_ID(cls, meth) "test." PEER_MODULE "." #cls "." #meth,
 #define PEER_ADD(cls, meth) ATF_TP_ADD_TC(tp, cls##_##meth);
 
+/* The rest of a peer program, after PEER_TESTS(PEER_CASE): its `listed`
+ * row, which checks PEER_TESTS against the installed module (exact: the
+ * rows are all its tests; else each row is one of them; which says so in
+ * the descr), and the ATF table. */
+#define PEER_PROGRAM(exact, which)                                             \
+	TP_CASE_TIMEOUT(listed, TP_LINUX, APP_TIMEOUT_S,                       \
+			"the rows of this program are " which " CPython's "    \
+			"test." PEER_MODULE " as installed (Debian's "         \
+			"libpython3.11-testsuite)")                            \
+	{                                                                      \
+		static const char *const ids[] = {PEER_TESTS(PEER_ID)};        \
+		peer_listed(tc, PEER_MODULE, ids, sizeof ids / sizeof *ids,    \
+			    exact);                                            \
+	}                                                                      \
+	ATF_TP_ADD_TCS(tp)                                                     \
+	{                                                                      \
+		PEER_TESTS(PEER_ADD)                                           \
+		ATF_TP_ADD_TC(tp, listed);                                     \
+		return atf_no_error();                                         \
+	}
+
 #endif

@@ -17,17 +17,4 @@
 
 PEER_TESTS(PEER_CASE)
 
-TP_CASE_TIMEOUT(listed, TP_LINUX, APP_TIMEOUT_S,
-		"the rows of this program are tests that exist in CPython's test.test_os "
-		"as installed (Debian's libpython3.11-testsuite)")
-{
-	static const char *const ids[] = {PEER_TESTS(PEER_ID)};
-	peer_listed(tc, PEER_MODULE, ids, sizeof ids / sizeof *ids, false);
-}
-
-ATF_TP_ADD_TCS(tp)
-{
-	PEER_TESTS(PEER_ADD)
-	ATF_TP_ADD_TC(tp, listed);
-	return atf_no_error();
-}
+PEER_PROGRAM(false, "tests that exist in")
