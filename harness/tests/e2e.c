@@ -2,7 +2,10 @@
 #include "e2e.h"
 
 #include <atf-c.h>
+#include <pwd.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "proc.h"
 #include "rbuf.h"
@@ -66,4 +69,14 @@ void e2e_check_cells(FILE *f, const struct e2e_want *want, size_t n)
 			      "%s: cell \"%s\", want \"%s\"", want[i].id, cell,
 			      want[i].status);
 	}
+}
+
+void e2e_user_env(const char *var, const char *rel, char *out, size_t len)
+{
+	const char *v = getenv(var);
+	struct passwd *pw = getpwuid(getuid());
+	if (v != NULL && *v)
+		snprintf(out, len, "%s=%s", var, v);
+	else
+		snprintf(out, len, "%s=%s/%s", var, pw != NULL ? pw->pw_dir : "/root", rel);
 }

@@ -24,4 +24,9 @@ int e2e_run(char *const argv[], int deadline_s, const char *log,
  * cell as wanted; every mismatch is reported, none stops the case. */
 void e2e_check_cells(FILE *f, const struct e2e_want *want, size_t n);
 
+/* "VAR=value" into out: $VAR when set, else HOME/rel of the user's own home
+ * (getpwuid: Kyua gives each case a fresh HOME, which would mean a cold
+ * cache, e.g. a kernel build, every time). */
+void e2e_user_env(const char *var, const char *rel, char *out, size_t len);
+
 #endif

@@ -12,7 +12,6 @@
 #include "rbuf.h"
 
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,20 +42,6 @@ static const struct e2e_want wants[] = {
 };
 #define NWANTS (sizeof(wants) / sizeof(wants[0]))
 
-/* Kyua gives each case a fresh HOME: use the cache ttypot uses outside
- * the test ($TTYPOT_CACHE, or the user's ~/.cache/ttypot), where the root
- * is built once. */
-static void cache_env(char *out, size_t len)
-{
-	const char *c = getenv("TTYPOT_CACHE");
-	struct passwd *pw = getpwuid(getuid());
-	if (c != NULL && *c)
-		snprintf(out, len, "TTYPOT_CACHE=%s", c);
-	else
-		snprintf(out, len, "TTYPOT_CACHE=%s/.cache/ttypot",
-			 pw != NULL ? pw->pw_dir : "/root");
-}
-
 ATF_TC(debian_root_apps_peers_cell_by_cell);
 ATF_TC_HEAD(debian_root_apps_peers_cell_by_cell, tc)
 {
@@ -82,7 +67,8 @@ ATF_TC_BODY(debian_root_apps_peers_cell_by_cell, tc)
 	snprintf(log, sizeof log, "%s/ttypot.log", dir);
 	snprintf(rlog, sizeof rlog, "%s/root.log", dir);
 	snprintf(csv, sizeof csv, "%s/matrix.csv", dir);
-	cache_env(cache, sizeof cache);
+	/* the cache ttypot uses outside the test, where the build is made once */
+	e2e_user_env("TTYPOT_CACHE", ".cache/ttypot", cache, sizeof cache);
 
 	char *rargv[] = {"env", cache, build, NULL};
 	int st = e2e_run(rargv, ROOT_DEADLINE_S, rlog, "the Debian root");

@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,24 +50,11 @@ static const struct e2e_want wants[] = {
 };
 #define NWANTS (sizeof(wants) / sizeof(wants[0]))
 
-/* Kyua gives each case a fresh HOME, which would mean a cold cross build
- * every time: use the cache ttypot uses outside the test ($TTYPOT_CACHE, or
- * the user's own ~/.cache/ttypot), where `make cross` puts it. */
-static void cache_env(char *out, size_t len)
-{
-	const char *c = getenv("TTYPOT_CACHE");
-	struct passwd *pw = getpwuid(getuid());
-	if (c != NULL && *c)
-		snprintf(out, len, "TTYPOT_CACHE=%s", c);
-	else
-		snprintf(out, len, "TTYPOT_CACHE=%s/.cache/ttypot",
-			 pw != NULL ? pw->pw_dir : "/root");
-}
-
 static int run_ttypot(const char *ttypot, const char *outdir, const char *log)
 {
 	char cache[1100];
-	cache_env(cache, sizeof cache);
+	/* the cache ttypot uses outside the test, where the build is made once */
+	e2e_user_env("TTYPOT_CACHE", ".cache/ttypot", cache, sizeof cache);
 	char *argv[] = {"env", cache, (char *)ttypot, "matrix", "-o", (char *)outdir,
 			"--cases", SUBSET, KERNEL, NULL};
 	return e2e_run(argv, RUN_DEADLINE_S, log, KERNEL);

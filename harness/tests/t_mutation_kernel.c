@@ -14,7 +14,6 @@
 #include "rbuf.h"
 
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,25 +29,6 @@
 #define CASES "noncanon/t_nonblock,pty/t_open"
 /* Two cold kernel builds under TCG-loaded cores, then three short boots. */
 #define DEADLINE_S 5400
-
-/* Kyua gives each case a fresh HOME: a cold 6.12 build (and an empty
- * ccache) every time.  Use the caches ttypot and ccache use outside the
- * test, as t_guest_arch does: $TTYPOT_CACHE or ~/.cache/ttypot, and
- * $CCACHE_DIR or ~/.cache/ccache of the user's own home. */
-static void cache_env(char *cache, size_t clen, char *ccache, size_t cclen)
-{
-	const char *c = getenv("TTYPOT_CACHE"), *cc = getenv("CCACHE_DIR");
-	struct passwd *pw = getpwuid(getuid());
-	const char *home = pw != NULL ? pw->pw_dir : "/root";
-	if (c != NULL && *c)
-		snprintf(cache, clen, "TTYPOT_CACHE=%s", c);
-	else
-		snprintf(cache, clen, "TTYPOT_CACHE=%s/.cache/ttypot", home);
-	if (cc != NULL && *cc)
-		snprintf(ccache, cclen, "CCACHE_DIR=%s", cc);
-	else
-		snprintf(ccache, cclen, "CCACHE_DIR=%s/.cache/ccache", home);
-}
 
 /* The schemata tree and build of this run's output directory (mutants_gen.c
  * keeps them per directory for --resume): the test's directory goes with
@@ -98,7 +78,9 @@ ATF_TC_BODY(schemata_kernel_id0_and_a_kill, tc)
 	snprintf(out, sizeof out, "%s/mut", cwd);
 	snprintf(plain, sizeof plain, "%s/plain", cwd);
 	char cache[PATH_MAX + 32], ccache[PATH_MAX + 32];
-	cache_env(cache, sizeof cache, ccache, sizeof ccache);
+	/* the caches ttypot and ccache use outside the test: no cold 6.12 build */
+	e2e_user_env("TTYPOT_CACHE", ".cache/ttypot", cache, sizeof cache);
+	e2e_user_env("CCACHE_DIR", ".cache/ccache", ccache, sizeof ccache);
 	char *gen[] = { "env", cache, ccache, exe, "mutants", "--generate", "--files", "drivers/tty/n_tty.c",
 			"--keys", KILLED_KEY "," OTHER_KEY, "--cases", CASES, "--map",
 			"none", "-o", out, NULL };
