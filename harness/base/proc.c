@@ -389,3 +389,16 @@ proc_kill(pid_t pid, int grace_ms)
 	live_del(pid);
 	return decode_status(st);
 }
+
+const char *proc_first_line(const char *text, char *buf, size_t len)
+{
+	const char *p = text;
+	while (*p == '\n' || *p == ' ')
+		p++;
+	size_t n = strcspn(p, "\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return *buf ? buf : "(no output)";
+}

@@ -33,6 +33,10 @@ struct proc_result {
 	char err[256];    /* why it could not start */
 };
 
+/* The first non-blank line of text into buf (cut to len - 1), for error
+ * messages; "(no output)" when there is none. */
+const char *proc_first_line(const char *text, char *buf, size_t len);
+
 /* Run argv[0] (searched in PATH) to completion or the deadline.
  * Returns the exit status as in proc_result.status (-1: could not start). */
 int proc_run(const char *const argv[], const struct proc_opts *o,

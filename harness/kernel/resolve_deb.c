@@ -18,15 +18,7 @@
 static const char *
 first_line(const struct proc_result *r, char *buf, size_t len)
 {
-	const char *p = r->out;
-	while (*p == '\n' || *p == ' ')
-		p++;
-	size_t n = strcspn(p, "\n");
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return *buf ? buf : "(no output)";
+	return proc_first_line(r->out, buf, len);
 }
 
 /* Value of "Field: value" in control-file text. */

@@ -46,19 +46,11 @@ static const char *const wanted[] = {
 	"./boot/config-*", "*/modules/*/config", "*/kernel/drivers/tty/*",
 };
 
-/* The first line of a command's output, for messages. */
+/* First line of a command's output, for error messages. */
 static const char *
 first_line(const struct proc_result *r, char *buf, size_t len)
 {
-	const char *p = r->err[0] ? r->err : r->out;
-	while (*p == '\n' || *p == ' ')
-		p++;
-	size_t n = strcspn(p, "\n");
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return *buf ? buf : "(no output)";
+	return proc_first_line(r->err[0] ? r->err : r->out, buf, len);
 }
 
 /* An RPM starts with its lead: the magic ed ab ee db, then the major

@@ -28,6 +28,21 @@ ATF_TC_BODY(capture_and_status, tc)
 		      "captured: %s", r.out);
 }
 
+ATF_TC(first_line_for_messages);
+ATF_TC_HEAD(first_line_for_messages, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "proc_first_line gives the first non-blank line, cut "
+			  "to the buffer, and \"(no output)\" for none");
+}
+ATF_TC_BODY(first_line_for_messages, tc)
+{
+	(void)tc;
+	char buf[8];
+	ATF_CHECK_STREQ(proc_first_line("\n  dpkg: error\nmore\n", buf, sizeof buf), "dpkg: e");
+	ATF_CHECK_STREQ(proc_first_line("ok\n", buf, sizeof buf), "ok");
+	ATF_CHECK_STREQ(proc_first_line(" \n\n", buf, sizeof buf), "(no output)");
+}
+
 ATF_TC(deadline_kills_group);
 ATF_TC_HEAD(deadline_kills_group, tc)
 {
@@ -140,6 +155,7 @@ ATF_TC_BODY(hashes, tc)
 
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, first_line_for_messages);
 	ATF_TP_ADD_TC(tp, capture_and_status);
 	ATF_TP_ADD_TC(tp, deadline_kills_group);
 	ATF_TP_ADD_TC(tp, not_found);
