@@ -27,6 +27,27 @@ int e2e_run(char *const argv[], int deadline_s, const char *log,
 	return rc;
 }
 
+int e2e_run_logged(char *const argv[], int deadline_s, const char *log,
+		   const char *what)
+{
+	struct rbuf out = {0};
+	char err[512];
+	double t0 = proc_now();
+	int rc = capture_run(argv, NULL, deadline_s, &out, &out, err, sizeof err);
+	FILE *f = fopen(log, "a");
+	if (f) {
+		fprintf(f, "==== %s: exit %d in %.0f s\n%s", what, rc, proc_now() - t0,
+			rbuf_str(&out));
+		fclose(f);
+	}
+	fprintf(stderr, "==== %s: exit %d in %.0f s\n%s", what, rc, proc_now() - t0,
+		rbuf_str(&out));
+	rbuf_free(&out);
+	if (rc < 0)
+		atf_tc_fail("%s: %s; see %s", what, err, log);
+	return rc;
+}
+
 /* The cell of case id in matrix.csv (header "case,area,<label>"). */
 static bool csv_cell(FILE *f, const char *id, char *cell, size_t len)
 {

@@ -20,6 +20,13 @@ struct e2e_want {
 int e2e_run(char *const argv[], int deadline_s, const char *log,
 	    const char *what);
 
+/* Run argv within deadline_s, its output and its exit code and seconds
+ * appended to log and written to stderr (Kyua's report keeps it); returns
+ * the exit code, fails the case (naming what) when it cannot run or
+ * overruns. */
+int e2e_run_logged(char *const argv[], int deadline_s, const char *log,
+		   const char *what);
+
 /* matrix.csv f (header already read or not) has exactly these n rows, each
  * cell as wanted; every mismatch is reported, none stops the case. */
 void e2e_check_cells(FILE *f, const struct e2e_want *want, size_t n);

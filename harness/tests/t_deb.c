@@ -12,6 +12,7 @@
 /* Paths are short here; a truncated one only fails the case. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
+#include "e2e.h"
 #include "proc.h"
 #include "rbuf.h"
 
@@ -30,28 +31,6 @@
 static const char *const tests[] = {"installed-suite", "installed-suite-user", "command"};
 
 static char top[1024];
-
-/* Run argv with its output kept in log and on stderr (Kyua's report);
- * returns the exit code, fails the case when it cannot run or overruns. */
-static int run(char *const argv[], int deadline_s, const char *log, const char *what)
-{
-	struct rbuf out = {0};
-	char err[512];
-	double t0 = proc_now();
-	int rc = capture_run(argv, NULL, deadline_s, &out, &out, err, sizeof err);
-	FILE *f = fopen(log, "a");
-	if (f) {
-		fprintf(f, "==== %s: exit %d in %.0f s\n%s", what, rc, proc_now() - t0,
-			rbuf_str(&out));
-		fclose(f);
-	}
-	fprintf(stderr, "==== %s: exit %d in %.0f s\n%s", what, rc, proc_now() - t0,
-		rbuf_str(&out));
-	rbuf_free(&out);
-	if (rc < 0)
-		atf_tc_fail("%s: %s; see %s", what, err, log);
-	return rc;
-}
 
 static bool installed(const char *pkg)
 {
@@ -130,7 +109,7 @@ ATF_TC_BODY(packages_pass_lintian_and_autopkgtest, tc)
 	ATF_REQUIRE_MSG(want > 0, "no case in %s/cases/Kyuafile (run make first)", top);
 
 	char *b[] = {"sh", build, out, NULL};
-	ATF_REQUIRE_EQ_MSG(run(b, BUILD_DEADLINE_S, log, "build.sh"), 0,
+	ATF_REQUIRE_EQ_MSG(e2e_run_logged(b, BUILD_DEADLINE_S, log, "build.sh"), 0,
 			   "the packages did not build; see %s", log);
 	const char *const debs[] = {"ttypot_*.deb", "ttypot-tests_*.deb"};
 	for (size_t i = 0; i < 2; i++) {
@@ -142,7 +121,7 @@ ATF_TC_BODY(packages_pass_lintian_and_autopkgtest, tc)
 		globfree(&g);
 	}
 	char *c[] = {"sh", check, out, NULL};
-	int rc = run(c, CHECK_DEADLINE_S, log, "check.sh");
+	int rc = e2e_run_logged(c, CHECK_DEADLINE_S, log, "check.sh");
 	ATF_CHECK_MSG(!installed("ttypot") && !installed("ttypot-tests"),
 		      "ttypot or ttypot-tests is still installed after check.sh");
 	if (rc == 3)

@@ -13,6 +13,7 @@
 
 #include "matrix.h"
 #include "merge.h"
+#include "e2e.h"
 #include "proc.h"
 #include "rbuf.h"
 
@@ -59,29 +60,6 @@ static int free_port(void)
 	ATF_REQUIRE(getsockname(fd, (void *)&a, &al) == 0);
 	close(fd);
 	return ntohs(a.sin_port);
-}
-
-/* Run argv with its output appended to log; fail the case (naming what)
- * when it cannot run or overruns.  Returns the exit code. */
-static int run(char *const argv[], int deadline_s, const char *log, const char *what)
-{
-	struct rbuf out = {0};
-	char err[512];
-	double t0 = proc_now();
-	int rc = capture_run((char **)argv, NULL, deadline_s, &out, &out, err, sizeof err);
-	FILE *f = fopen(log, "a");
-	if (f) {
-		fprintf(f, "==== %s: exit %d in %.0f s\n%s", what, rc, proc_now() - t0,
-			rbuf_str(&out));
-		fclose(f);
-	}
-	/* Kyua keeps stderr in its report; the work directory is removed. */
-	fprintf(stderr, "==== %s: exit %d in %.0f s\n%s", what, rc, proc_now() - t0,
-		rbuf_str(&out));
-	rbuf_free(&out);
-	if (rc < 0)
-		atf_tc_fail("%s: %s; see %s", what, err, log);
-	return rc;
 }
 
 static bool file_has(const char *path, const char *needle)
@@ -158,14 +136,14 @@ ATF_TC_BODY(lab_columns_equal_local_columns, tc)
 	int rc;
 	double t0 = proc_now();
 	char *up[] = { "env", env_port, "sh", script, "up", state, NULL };
-	ATF_REQUIRE_MSG(run(up, UP_DEADLINE_S, log, "local-lava.sh up") == 0,
+	ATF_REQUIRE_MSG(e2e_run_logged(up, UP_DEADLINE_S, log, "local-lava.sh up") == 0,
 			"the lab did not come up; see %s", log);
 	double t_up = proc_now();
 
 	char *loc[] = { ttypot, "matrix", "-o", "local", "-j", "1", "--cases", SUBSET, K1, K2,
 			NULL };
 	/* 1: the second kernel differs from the first (still compared). */
-	rc = run(loc, MATRIX_DEADLINE_S, log, "ttypot matrix");
+	rc = e2e_run_logged(loc, MATRIX_DEADLINE_S, log, "ttypot matrix");
 	ATF_REQUIRE_MSG(rc == 0 || rc == 1, "the local run failed (exit %d)", rc);
 	double t_local = proc_now();
 
@@ -175,12 +153,12 @@ ATF_TC_BODY(lab_columns_equal_local_columns, tc)
 	snprintf(tag, sizeof tag, "ttypot-lab-%s", port);
 	char *sub[] = { ttypot, "lava", "submit", "--server", url, "--token-file", tok, "-o",
 			"lab", "--tag", tag, "--cases", SUBSET, K1, K2, NULL };
-	ATF_REQUIRE_MSG(run(sub, SUBMIT_DEADLINE_S, log, "ttypot lava submit") == 0,
+	ATF_REQUIRE_MSG(e2e_run_logged(sub, SUBMIT_DEADLINE_S, log, "ttypot lava submit") == 0,
 			"submit failed; see %s", log);
 	char *bad[] = { ttypot, "lava", "submit", "--server", url, "--token-file", tok, "-o",
 			"bad", "--tag", tag, "--kernel-url", BAD_URL, "--cases", "pty/t_echo", K1,
 			NULL };
-	ATF_REQUIRE_MSG(run(bad, SUBMIT_DEADLINE_S, log, "ttypot lava submit (bad URL)") == 0,
+	ATF_REQUIRE_MSG(e2e_run_logged(bad, SUBMIT_DEADLINE_S, log, "ttypot lava submit (bad URL)") == 0,
 			"submit of the bad job failed; see %s", log);
 	long ids[3] = { 0, 0, 0 };
 	FILE *f = fopen("lab/jobs/ids", "r");
@@ -199,7 +177,7 @@ ATF_TC_BODY(lab_columns_equal_local_columns, tc)
 			"lab", "--deadline", wait, a[0], a[1], a[2], NULL };
 	/* The broken job's missing cells are regressions against the first
 	 * column: exit 1 is expected, 2 is not. */
-	rc = run(col, COLLECT_WAIT_S + 300, log, "ttypot lava collect");
+	rc = e2e_run_logged(col, COLLECT_WAIT_S + 300, log, "ttypot lava collect");
 	ATF_CHECK_MSG(rc == 1, "collect exit %d (want 1: the bad job's cells); see %s", rc, log);
 	double t_lab = proc_now();
 	fprintf(stderr, "t_lava_lab: up %.0f s, local run %.0f s, lab round trip %.0f s\n",
@@ -244,7 +222,7 @@ ATF_TC_BODY(lab_columns_equal_local_columns, tc)
 	/* merge shows local and lab columns together. */
 	char *mg[] = { ttypot, "merge", "-o", "merged", "local/matrix.json", "lab/matrix.json",
 		       NULL };
-	rc = run(mg, 120, log, "ttypot merge");
+	rc = e2e_run_logged(mg, 120, log, "ttypot merge");
 	ATF_CHECK_MSG(rc == 0 || rc == 1, "merge exit %d; see %s", rc, log);
 	ATF_CHECK_MSG(file_has("merged/matrix.md", "@lava"), "merged/matrix.md has no lab column");
 
