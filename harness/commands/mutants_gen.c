@@ -705,6 +705,43 @@ static int reopen_verdicts(struct gen *g, const unsigned char *pick, bool surviv
 	return rc;
 }
 
+/* A kill counts when it repeats: boot mutant m again with only its killing
+ * cases.  A case that failed once and passes on the next boot is a flaky
+ * case or a race the mutant seldom loses, and neither may raise the score.
+ * 1 when a killer failed again, 0 when all passed, -1 when the second boot
+ * said nothing (it did not reach the suite, or was interrupted). */
+static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
+			const struct kr_result *base, struct mutant *m, int deadline,
+			const char *killers)
+{
+	char tag[200], safe[180];
+	safe_name(m->key, safe, sizeof safe);
+	snprintf(tag, sizeof tag, "%s.again", safe);
+	ku_progress("mutants: %s: killed by %s; once more with those cases", m->key, killers);
+	char args[64];
+	snprintf(args, sizeof args, "ttypot_mutant=%u", m->id);
+	setenv("TTYPOT_KERNEL_ARGS", args, 1);
+	int saved = e->deadline_s;
+	e->deadline_s = deadline;
+	struct kr_result r;
+	kr_run(e, ki, tag, killers, base->col, true, &r);
+	e->deadline_s = saved;
+	unsetenv("TTYPOT_KERNEL_ARGS");
+	m->secs += r.wall_s;
+	int rc = -1;
+	if (r.begun && !kr_interrupted) {
+		rc = r.end == RUN_TIMEOUT ? 1 : 0;
+		for (size_t i = 0; i < r.col->ncases && rc == 0; i++)
+			if (kr_kills(base->col, r.col, r.col->cases[i].id))
+				rc = 1;
+	}
+	if (rc == 0)
+		ku_progress("mutants: %s: %s passed on the second boot: not counted as a kill",
+			    m->key, killers);
+	col_free(r.col);
+	return rc;
+}
+
 /* Boot the schemata kernel as mutant m with its programs; record what
  * happened in m. */
 static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
@@ -742,8 +779,14 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	for (size_t i = 0; r.begun && i < r.col->ncases; i++)
 		if (kr_kills(base->col, r.col, r.col->cases[i].id) && nk++ < 4)
 			rbuf_addf(&killers, "%s%s", killers.len ? " " : "", r.col->cases[i].id);
+	int again = -1; /* the killers on a second boot: 1 failed again, 0 passed */
+	if (nk && r.end != RUN_TIMEOUT && !kr_interrupted)
+		again = confirm_kill(e, ki, base, m, deadline, rbuf_str(&killers));
 	if (kr_interrupted) {
 		/* stays pending: --resume runs it again */
+	} else if (again == 0) {
+		m->status = MS_SURVIVED;
+		snprintf(m->reason, sizeof m->reason, "%s %s", MUT_NOT_REPEATED, rbuf_str(&killers));
 	} else if (r.end == RUN_TIMEOUT) {
 		m->status = MS_KILLED_TIMEOUT;
 		snprintf(m->reason, sizeof m->reason, "no end within %d s (its programs take "

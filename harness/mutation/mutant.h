@@ -11,6 +11,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* How a survivor's reason starts when its kill did not repeat on a second
+ * boot (a flaky case, or a race the mutant seldom loses): outside the
+ * kills, listed apart in the report. */
+#define MUT_NOT_REPEATED "not repeated on a second boot:"
+
 /* Mutation operators, one Coccinelle rule each. */
 enum mut_op {
 	OP_ROR,    /* relational/equality operator replaced (< -> <=, == -> !=) */

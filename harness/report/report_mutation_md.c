@@ -172,6 +172,29 @@ static void rerun_list(struct rbuf *b, const struct mutant *const *v, size_t n)
 	}
 }
 
+/* Survivors whose kill did not repeat on a second boot: a flaky case or a
+ * race, to be looked at rather than trusted either way. */
+static void not_repeated_list(struct rbuf *b, const struct mutant *const *v, size_t n)
+{
+	size_t k = 0, pl = strlen(MUT_NOT_REPEATED);
+	for (size_t i = 0; i < n; i++)
+		k += v[i]->status == MS_SURVIVED && !strncmp(v[i]->reason, MUT_NOT_REPEATED, pl);
+	if (!k)
+		return;
+	rbuf_addf(b, "\n## Kills not repeated (%zu)\n\nA case failed on the first boot and "
+		  "passed when the mutant was booted again with only that case: counted as "
+		  "survived, since a case that fails once may be flaky; look at each.\n\n"
+		  "| mutant | function | case that failed once |\n|---|---|---|\n", k);
+	for (size_t i = 0; i < n; i++) {
+		const struct mutant *m = v[i];
+		if (m->status != MS_SURVIVED || strncmp(m->reason, MUT_NOT_REPEATED, pl))
+			continue;
+		const char *cases = m->reason + pl;
+		const char *cells[] = { m->key, func_or_unknown(m), cases + (*cases == ' ') };
+		table_row(b, cells, sizeof cells / sizeof *cells);
+	}
+}
+
 /* Mutants of the given statuses with their reasons: timeouts and warnings
  * (kills that say more about the kernel than a failing case), errors. */
 static void reason_list(struct rbuf *b, const char *title, const char *intro,
@@ -282,6 +305,7 @@ void mutation_report_md(const struct mutant *m, size_t n,
 
 	survivor_list(b, v, n);
 	rerun_list(b, v, n);
+	not_repeated_list(b, v, n);
 	reason_list(b, "Timeouts and warnings",
 		    "Killed by the run passing its deadline (timeout) or by a kernel warning "
 		    "alone (warning).", v, n, MS_KILLED_TIMEOUT, MS_KILLED_WARNING);

@@ -440,6 +440,44 @@ ATF_TC_BODY(md_rerun_survivors, tc)
 	remove_tree(dir);
 }
 
+ATF_TC(md_kill_not_repeated);
+ATF_TC_HEAD(md_kill_not_repeated, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A kill that did not repeat on a second boot is a "
+			  "survivor (the score drops from 10/12 to 9/12) and mutation.md lists it "
+			  "under 'Kills not repeated' with the case that failed once; with none, "
+			  "the section is absent");
+}
+ATF_TC_BODY(md_kill_not_repeated, tc)
+{
+	(void)tc;
+	char dir[DIRLEN];
+	struct mutant m[NM];
+	fixture(dir, sizeof dir, m);
+	struct rbuf b0 = {0};
+	mutation_report_md(m, NM, &info, &b0);
+	CHECK_HAS(rbuf_str(&b0), "**Mutation score 10/12 = 83.3 %**");
+	ATF_CHECK_MSG(strstr(rbuf_str(&b0), "Kills not repeated") == NULL,
+		      "a section of kills not repeated with none of them");
+	rbuf_free(&b0);
+
+	ATF_REQUIRE(m[0].status == MS_KILLED);
+	m[0].status = MS_SURVIVED;
+	snprintf(m[0].reason, sizeof m[0].reason, "%s pty/t_tiny:flaky_once", MUT_NOT_REPEATED);
+	struct rbuf b = {0};
+	mutation_report_md(m, NM, &info, &b);
+	const char *md = rbuf_str(&b);
+	CHECK_HAS(md, "**Mutation score 9/12 = 75.0 %**");
+	const char *sec = strstr(md, "## Kills not repeated (1)\n");
+	ATF_REQUIRE_MSG(sec != NULL, "no section of kills not repeated");
+	char row[400];
+	snprintf(row, sizeof row, "| drivers/tty/tiny\\_tty.c:%d:ror:1 | tiny\\_put | "
+		 "pty/t\\_tiny:flaky\\_once |", m[0].line);
+	CHECK_HAS(sec, row);
+	rbuf_free(&b);
+	remove_tree(dir);
+}
+
 /* Run the schema's validator (Draft 7, what its $schema says) on a file;
  * its exit status, and what it printed in out. */
 static int validate(const char *schema, const char *doc, struct rbuf *out)
@@ -846,6 +884,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, wilson);
 	ATF_TP_ADD_TC(tp, md_numbers);
 	ATF_TP_ADD_TC(tp, md_rerun_survivors);
+	ATF_TP_ADD_TC(tp, md_kill_not_repeated);
 	ATF_TP_ADD_TC(tp, json_schema_valid);
 	ATF_TP_ADD_TC(tp, bad_input_named);
 	ATF_TP_ADD_TC(tp, empty_run);
