@@ -8,9 +8,12 @@
  * COMPILE_ITERATIONS times; the race is in the kernel's close path, so the
  * loop is the detector.  Override with kyua -v compile_iterations=N.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "tp_expect.h"
 
@@ -30,6 +33,25 @@ make_line(long i, long maxlen, char *out)
 	for (long j = 0; j < plen; j++)
 		out[len++] = (char)('a' + (i + j) % 26);
 	return len;
+}
+
+/* After an early EOF: is anything still queued on the master?  Bytes
+ * there mean the kernel reported EOF with output unread (the 2.6.31
+ * symptom); none mean the output was lost before it reached the master. */
+static void
+probe_after_eof(int fd, char *out, size_t outlen)
+{
+	char buf[8192];
+	int queued = -1;
+	if (ioctl(fd, FIONREAD, &queued) != 0)
+		queued = -1;
+	tp_set_nonblock(fd, true);
+	errno = 0;
+	ssize_t n = read(fd, buf, sizeof(buf));
+	int err = errno;
+	snprintf(out, outlen, "then FIONREAD said %d and a further read %s%zd%s%s", queued,
+		 n > 0 ? "returned " : "gave ", n, n > 0 ? " bytes" : ": ",
+		 n > 0 ? "" : strerror(err));
 }
 
 /* One compile: spawn, read N lines, then EOF, then exit status 0. */
@@ -53,10 +75,11 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 			/* How the child ended tells a lost tail (exit 0)
 			 * from a child cut short (a failed write: exit
 			 * 100 + errno, or a signal such as SIGHUP). */
-			char tail[600], how[96];
+			char tail[600], how[96], after[160];
 			snprintf(tail, sizeof(tail), "%s",
 				 tp_esc(exp_buffer,
 					(size_t)(exp_buffer_end - exp_buffer)));
+			probe_after_eof(s.fd, after, sizeof(after));
 			int st = tp_exp_close(&s, what);
 			if (WIFSIGNALED(st))
 				snprintf(how, sizeof(how), "killed by %s",
@@ -68,8 +91,8 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 				snprintf(how, sizeof(how), "exited with %d",
 					 WEXITSTATUS(st));
 			atf_tc_fail("%s: EOF after %ld of %ld lines; unterminated "
-				    "tail: \"%s\"; tp_compile %s", what, i, n, tail,
-				    how);
+				    "tail: \"%s\"; %s; tp_compile %s", what, i, n,
+				    tail, after, how);
 		}
 		if (r != 0)
 			atf_tc_fail("%s", tp_exp_failure(&s, "\\r\\n", r, what));

@@ -101,8 +101,19 @@ read_records_with(size_t bufsize)
 	tp_close_slave(&p);
 	tp_drain(p.master, in, total, bufsize, TP_WAIT_MS, &d,
 		 "master reads of the writer's records");
+	/* Short of the total: is the rest still queued (EOF reported with
+	 * output unread) or gone (lost before it reached the master)? */
+	int queued = -1;
+	ssize_t more = 0;
+	if (d.got < total) {
+		if (ioctl(p.master, FIONREAD, &queued) != 0)
+			queued = -1;
+		more = read(p.master, in + d.got, total - d.got);
+	}
 	tp_child_join(&c, TP_WAIT_MS, "record writer");
-	ATF_CHECK_MSG(d.got == total, "read %zu of %zu bytes", d.got, total);
+	ATF_CHECK_MSG(d.got == total, "read %zu of %zu bytes before %s; then FIONREAD "
+		      "said %d and a further read returned %zd", d.got, total,
+		      d.eof ? "EOF" : strerror(d.err), queued, more);
 	long bad = tp_pattern_check(in, d.got, RECORD_SEED);
 	ATF_CHECK_MSG(bad == -1, "byte %ld differs (lost, duplicated or "
 				 "reordered data)", bad);
