@@ -69,17 +69,27 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 		 round, n, maxlen, mode);
 	tp_exp_spawn(&s, tc, "tp_compile", args);
 	tp_waiting_for(what);
+	size_t matched = 0; /* bytes of the lines read so far, with their \r\n */
 	for (long i = 0; i < n; i++) {
 		int r = tp_exp_try(&s, exp_exact, "\r\n", TP_WAIT_MS);
 		if (r == EXP_EOF) {
 			/* How the child ended tells a lost tail (exit 0)
 			 * from a child cut short (a failed write: exit
 			 * 100 + errno, or a signal such as SIGHUP). */
-			char tail[600], how[96], after[160];
+			char tail[600], how[96], after[300];
 			snprintf(tail, sizeof(tail), "%s",
 				 tp_esc(exp_buffer,
 					(size_t)(exp_buffer_end - exp_buffer)));
 			probe_after_eof(s.fd, after, sizeof(after));
+			/* libexpect logs every byte it reads: more than the
+			 * lines and the tail means it read and lost some. */
+			fflush(s.log);
+			size_t taillen = (size_t)(exp_buffer_end - exp_buffer);
+			size_t len = strlen(after);
+			snprintf(after + len, sizeof(after) - len,
+				 "; libexpect read %zu bytes from the master, the "
+				 "lines and tail hold %zu", s.loglen,
+				 matched + taillen);
 			int st = tp_exp_close(&s, what);
 			if (WIFSIGNALED(st))
 				snprintf(how, sizeof(how), "killed by %s",
@@ -102,6 +112,7 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 		if (glen != wlen || memcmp(got, want, wlen) != 0)
 			atf_tc_fail("%s: line %ld is \"%s\", want \"%s\"", what, i,
 				    tp_esc(got, glen), tp_esc(want, wlen));
+		matched += wlen + 2;
 	}
 	tp_exp_expect_eof(&s, what);
 	const char *extra;
