@@ -130,6 +130,17 @@ app_require(const atf_tc_t *tc, const char *prog)
 	if (app_chrooted(tc))
 		atf_tc_skip("%s is not in the Debian root %s (rebuild it: "
 			    "harness/guest-root/build.sh)", prog, app_root(tc));
+	/* A guest that was offered the root says why it could not mount it. */
+	const char *why = atf_tc_has_config_var(tc, "debian_root_missing")
+				  ? atf_tc_get_config_var(tc, "debian_root_missing")
+				  : "";
+	if (strcmp(why, "no-virtio-blk") == 0)
+		atf_tc_skip("%s needs the Debian root, and this guest's kernel has no "
+			    "virtio-blk driver for its disk (built in or as a module: "
+			    "CONFIG_VIRTIO_BLK)", prog);
+	if (strcmp(why, "no-ext4") == 0)
+		atf_tc_skip("%s needs the Debian root, and this guest's kernel could not "
+			    "mount its ext4 disk (CONFIG_EXT4_FS)", prog);
 	atf_tc_skip("%s is not installed here and no Debian root was given "
 		    "(only x86_64 guests mount one, built by "
 		    "harness/guest-root/build.sh; elsewhere set kyua -v "
