@@ -36,6 +36,7 @@ static int cmd_run_kind(int argc, char **argv)
 		rc = cmd_merge(&o);
 	}
 	free(o.args);
+	free(o.kyua_vars);
 	return rc;
 }
 

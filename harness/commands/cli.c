@@ -260,6 +260,35 @@ static const struct {
 	  "Merges matrix.json files (e.g. from several machines) into one matrix.\n" },
 };
 
+/* --vars "a=1,b=x" as Kyua words "-v test_suites.ttypot.a=1 -v ...".  The
+ * guest's run-suite.sh splits them at blanks, so names and values are
+ * limited to characters that survive that. */
+static int kyua_vars(const char *vars, char **out, char *err, size_t errlen)
+{
+	static const char name_ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789_";
+	static const char value_ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				       "0123456789_./:+-";
+	struct rbuf b = {0};
+	for (const char *p = vars; *p;) {
+		size_t len = strcspn(p, ",");
+		size_t nl = strspn(p, name_ok);
+		size_t vl = nl < len && p[nl] == '=' ? strspn(p + nl + 1, value_ok) : 0;
+		if (nl == 0 || nl >= len || p[nl] != '=' || nl + 1 + vl != len || vl == 0) {
+			snprintf(err, errlen, "--vars %s: '%.*s' is not NAME=VALUE (NAME of "
+				 "letters, digits and _; VALUE of those and . / : + -)", vars,
+				 (int)len, p);
+			rbuf_free(&b);
+			return -1;
+		}
+		rbuf_addf(&b, "%s-v test_suites.ttypot.%.*s", b.len ? " " : "", (int)len, p);
+		p += len + (p[len] == ',');
+	}
+	*out = b.len ? xstrdup(rbuf_str(&b)) : NULL;
+	rbuf_free(&b);
+	return 0;
+}
+
 static void fill_opts(struct cli *o, enum cli_cmd cmd, struct cli_opt *t)
 {
 	const struct cli_opt opts[] = {
@@ -274,16 +303,19 @@ static void fill_opts(struct cli *o, enum cli_cmd cmd, struct cli_opt *t)
 		CLI_OPT_END,
 	};
 	memcpy(t, opts, sizeof opts);
+	size_t n = sizeof opts / sizeof *opts - 1;
+	if (cmd == CMD_MATRIX || cmd == CMD_RUN)
+		t[n++] = (struct cli_opt){ "vars", 0, OPT_STR, &o->vars, 0, "NAME=VALUE,...",
+			"Kyua variables for the cases, in every column (e.g. "
+			"compile_iterations=100,race_iterations=5000)" };
 	if (cmd == CMD_MATRIX) {
-		size_t n = sizeof opts / sizeof *opts - 1;
-		t[n] = (struct cli_opt){ "arch", 0, OPT_STR, &o->arch, 0, "ARCH",
+		t[n++] = (struct cli_opt){ "arch", 0, OPT_STR, &o->arch, 0, "ARCH",
 			"the arch of kernel image paths (x86_64, arm64, ppc64le)" };
-		t[n + 1] = (struct cli_opt){ "reuse", 0, OPT_FLAG, &o->reuse, 0, NULL,
+		t[n++] = (struct cli_opt){ "reuse", 0, OPT_FLAG, &o->reuse, 0, NULL,
 			"read columns whose key matches from the result cache" };
-		t[n + 2] = (struct cli_opt)CLI_OPT_END;
 	}
+	t[n] = (struct cli_opt)CLI_OPT_END;
 	if (cmd == CMD_REPORT) {
-		size_t n = sizeof opts / sizeof *opts - 1;
 		t[n] = (struct cli_opt){ "format", 0, OPT_STR, &o->format, 0, "FMT",
 			"write only FMT, to stdout: ktap, md, html, csv, json, kcidb, junit" };
 		t[n + 1] = (struct cli_opt)CLI_OPT_END;
@@ -358,6 +390,8 @@ int cli_parse(int argc, char **argv, struct cli *o, char *err, size_t errlen)
 			 "arm64/aarch64, ppc64le/ppc64el)", o->arch);
 		return -1;
 	}
+	if (o->vars && kyua_vars(o->vars, &o->kyua_vars, err, errlen) < 0)
+		return -1;
 	if ((o->cmd == CMD_REPORT || o->cmd == CMD_MERGE) && !o->nargs) {
 		snprintf(err, errlen, "%s needs at least one input file", cmd);
 		return -1;

@@ -88,6 +88,9 @@ struct cli {
 	const char *expect_dir;/* --expect DIR (default SUITE/fixtures/expect) */
 	const char *arch;      /* --arch ARCH (matrix): of kernel image paths */
 	bool reuse;            /* --reuse (matrix): columns from the result cache */
+	const char *vars;      /* --vars NAME=VALUE,... (matrix, run): as given */
+	char *kyua_vars;       /* the same as Kyua's "-v test_suites.ttypot.NAME=VALUE"
+				  words (malloc'd), or NULL */
 	const char *run_fresh; /* a spec never read from the cache (ci: the tree) */
 	const char *split_spec;  /* ci --base: this column boots twice, first with */
 	const char *split_first; /* the cases reaching the change, then the rest */

@@ -91,6 +91,39 @@ ATF_TC_BODY(usage_errors, tc)
 	free(o.args);
 }
 
+ATF_TC(vars_option);
+ATF_TC_HEAD(vars_option, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "matrix and run take --vars NAME=VALUE,... as Kyua's "
+			  "'-v test_suites.ttypot.NAME=VALUE' words; a malformed pair is named, "
+			  "and report has no --vars");
+}
+ATF_TC_BODY(vars_option, tc)
+{
+	struct cli o;
+	char err[256];
+	ATF_REQUIRE(parse(&o, err, sizeof err, "matrix", "--vars",
+			  "compile_iterations=100,debian_root=/srv/root", "host", (char *)NULL) == 0);
+	ATF_CHECK_STREQ(o.kyua_vars, "-v test_suites.ttypot.compile_iterations=100 "
+			"-v test_suites.ttypot.debian_root=/srv/root");
+	free(o.args);
+	free(o.kyua_vars);
+	ATF_REQUIRE(parse(&o, err, sizeof err, "run", (char *)NULL) == 0);
+	ATF_CHECK(o.kyua_vars == NULL);
+	free(o.args);
+	static const char *const bad[] = {"a b=1", "x=1,=2", "x=", "x", "x=1;rm", "x=1,,y=2"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		ATF_CHECK_EQ_MSG(parse(&o, err, sizeof err, "run", "--vars", bad[i], (char *)NULL),
+				 -1, "--vars '%s' accepted", bad[i]);
+		ATF_CHECK_MSG(strstr(err, "--vars") && strstr(err, "NAME=VALUE"), "%s", err);
+		free(o.args);
+		free(o.kyua_vars);
+	}
+	ATF_CHECK_EQ(parse(&o, err, sizeof err, "report", "--vars", "a=1", "x.json", (char *)NULL),
+		     -1);
+	free(o.args);
+}
+
 ATF_TC(default_kernels);
 ATF_TC_HEAD(default_kernels, tc)
 {
@@ -378,6 +411,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, matrix_options);
 	ATF_TP_ADD_TC(tp, usage_errors);
+	ATF_TP_ADD_TC(tp, vars_option);
 	ATF_TP_ADD_TC(tp, default_kernels);
 	ATF_TP_ADD_TC(tp, abi_preset);
 	ATF_TP_ADD_TC(tp, abi_preset_missing);

@@ -64,6 +64,28 @@ ATF_TC_BODY(host_done, tc)
 	free(c);
 }
 
+ATF_TC(host_kyua_vars);
+ATF_TC_HEAD(host_kyua_vars, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "run_opts' Kyua words (--vars) reach the runner as "
+			  "TTYPOT_KYUA_VARS, as a guest's init passes them to run-suite.sh");
+}
+ATF_TC_BODY(host_kyua_vars, tc)
+{
+	fake_suite(tc, "t=$($R now)\n$R begin uname=x arch=y cases=1\n"
+		       "echo \"vars:$TTYPOT_KYUA_VARS\" >&2\n$R end 0 $t\n");
+	struct kernel_info k = {.label = "host", .release = "test"};
+	struct run_opts o = {.suite_dir = "suite", .deadline_s = 30,
+			     .kyua_vars = "-v test_suites.ttypot.compile_iterations=7"};
+	struct run_outcome out;
+	ATF_REQUIRE_EQ(run_suite(&k, &o, "results", "console", &out), 0);
+	ATF_CHECK_EQ(out.end, RUN_DONE);
+	char *c = ku_read_file("console", NULL);
+	ATF_REQUIRE(c);
+	ATF_CHECK_MSG(strstr(c, "vars:-v test_suites.ttypot.compile_iterations=7\n"), "%s", c);
+	free(c);
+}
+
 ATF_TC(host_silent);
 ATF_TC_HEAD(host_silent, tc)
 {
@@ -234,6 +256,7 @@ ATF_TC_BODY(narrow_list_as_kyua, tc)
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, host_done);
+	ATF_TP_ADD_TC(tp, host_kyua_vars);
 	ATF_TP_ADD_TC(tp, host_silent);
 	ATF_TP_ADD_TC(tp, host_timeout);
 	ATF_TP_ADD_TC(tp, host_missing_script);
