@@ -7,6 +7,15 @@
  * Each case loops over N in {1, 10, 100, 1000, 5000} (or long lines)
  * COMPILE_ITERATIONS times; the race is in the kernel's close path, so the
  * loop is the detector.  Override with kyua -v compile_iterations=N.
+ *
+ * A known kernel race (README, "Kernel findings"): n_tty_read can return
+ * EIO while the writer's last push is still queued, when that push and
+ * the writer's exit land during the reader's flush_work; the bytes come on
+ * the next read.  Rare on hardware, a few times per thousand compiles in a
+ * TCG guest.  A compile that ends so is tried again (COMPILE_ATTEMPTS in
+ * all) and fails only when every attempt does, so a kernel that drops the
+ * flush altogether still fails; kyua -v compile_strict=1 fails at the
+ * first, to hunt the race.  Bytes that never come fail at once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +30,8 @@
  * rounds keep a case under 2 s on the host and ~40 s under TCG. */
 #define COMPILE_ITERATIONS 5
 #define COMPILE_TIMEOUT_S 300
+/* Tries of one compile that ends in the known early EIO (header). */
+#define COMPILE_ATTEMPTS 3
 
 static const long sizes[] = {1, 10, 100, 1000, 5000};
 
@@ -38,7 +49,7 @@ make_line(long i, long maxlen, char *out)
 /* After an early EOF: is anything still queued on the master?  Bytes
  * there mean the kernel reported EOF with output unread (the 2.6.31
  * symptom); none mean the output was lost before it reached the master. */
-static void
+static ssize_t
 probe_after_eof(int fd, char *out, size_t outlen)
 {
 	char buf[8192];
@@ -52,12 +63,15 @@ probe_after_eof(int fd, char *out, size_t outlen)
 	snprintf(out, outlen, "then FIONREAD said %d and a further read %s%zd%s%s", queued,
 		 n > 0 ? "returned " : "gave ", n, n > 0 ? " bytes" : ": ",
 		 n > 0 ? "" : strerror(err));
+	return n;
 }
 
-/* One compile: spawn, read N lines, then EOF, then exit status 0. */
-static void
+/* One compile: spawn, read N lines, then EOF, then exit status 0.  Fails
+ * the case, except for the known early EIO with the rest still coming and
+ * nothing lost (header): then false, with the story in early. */
+static bool
 compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
-	     long round)
+	     long round, char *early, size_t earlylen)
 {
 	struct tp_exp s;
 	char narg[24], larg[24], want[8200], what[160];
@@ -80,7 +94,7 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 			snprintf(tail, sizeof(tail), "%s",
 				 tp_esc(exp_buffer,
 					(size_t)(exp_buffer_end - exp_buffer)));
-			probe_after_eof(s.fd, after, sizeof(after));
+			ssize_t more = probe_after_eof(s.fd, after, sizeof(after));
 			/* libexpect logs every byte it reads: more than the
 			 * lines and the tail means it read and lost some. */
 			fflush(s.log);
@@ -100,9 +114,15 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 			else
 				snprintf(how, sizeof(how), "exited with %d",
 					 WEXITSTATUS(st));
-			atf_tc_fail("%s: EOF after %ld of %ld lines; unterminated "
-				    "tail: \"%s\"; %s; tp_compile %s", what, i, n,
-				    tail, after, how);
+			snprintf(early, earlylen, "%s: EOF after %ld of %ld lines; "
+				 "unterminated tail: \"%s\"; %s; tp_compile %s", what,
+				 i, n, tail, after, how);
+			bool read_all = s.loglen == matched + taillen;
+			bool exited_0 = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+			if (more <= 0 || !read_all || !exited_0)
+				atf_tc_fail("%s", early);
+			tp_exp_forget(&s);
+			return false;
 		}
 		if (r != 0)
 			atf_tc_fail("%s", tp_exp_failure(&s, "\\r\\n", r, what));
@@ -122,6 +142,24 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 			    xlen, tp_esc(extra, xlen));
 	tp_exp_check_exit(tp_exp_wait_exit(&s, what), 0, "tp_compile");
 	tp_exp_forget(&s);
+	return true;
+}
+
+/* One compile, tried again after the known early EIO (header): fails
+ * when every attempt ends early, or the first under compile_strict. */
+static void
+compile(const atf_tc_t *tc, long n, long maxlen, const char *mode, long round)
+{
+	char early[1200];
+	long attempts = tp_config_long(tc, "compile_strict", 0) ? 1 : COMPILE_ATTEMPTS;
+	for (long a = 1; a <= attempts; a++) {
+		if (compile_once(tc, n, maxlen, mode, round, early, sizeof(early)))
+			return;
+		fprintf(stderr, "t_compile: attempt %ld of %ld: %s\n", a, attempts,
+			early);
+	}
+	atf_tc_fail("%s (%ld attempt%s, each ended early)", early, attempts,
+		    attempts == 1 ? "" : "s");
 }
 
 static void
@@ -131,13 +169,14 @@ compile_sizes(const atf_tc_t *tc, long maxlen, const char *mode)
 				     COMPILE_ITERATIONS);
 	for (long r = 0; r < rounds; r++)
 		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
-			compile_once(tc, sizes[k], maxlen, mode, r);
+			compile(tc, sizes[k], maxlen, mode, r);
 }
 
 TP_CASE_TIMEOUT(every_line_before_eof_line_writes, TP_POSIX, COMPILE_TIMEOUT_S,
 	"A child writing 1 to 5000 lines (0 to 80 bytes), one write() per "
 	"line, then _exit(): every line arrives, in order, before EOF, in "
-	"every round")
+	"every round (a compile ending in the known early EIO, the rest still "
+	"coming, is tried again, 3 times in all)")
 {
 	compile_sizes(tc, 80, "line");
 }
@@ -145,20 +184,22 @@ TP_CASE_TIMEOUT(every_line_before_eof_line_writes, TP_POSIX, COMPILE_TIMEOUT_S,
 TP_CASE_TIMEOUT(every_line_before_eof_block_writes, TP_POSIX, COMPILE_TIMEOUT_S,
 	"A child writing 1 to 5000 lines (0 to 200 bytes) in 4096-byte "
 	"writes cutting lines anywhere, then _exit(): every line arrives "
-	"before EOF, in every round")
+	"before EOF, in every round (the known early EIO tried again, 3 "
+	"times in all)")
 {
 	compile_sizes(tc, 200, "block");
 }
 
 TP_CASE_TIMEOUT(long_lines_before_eof, TP_POSIX, COMPILE_TIMEOUT_S,
 	"Lines up to 3000 bytes (a long compiler command line), by line and "
-	"by block: the last one arrives whole before EOF")
+	"by block: the last one arrives whole before EOF (the known early "
+	"EIO tried again, 3 times in all)")
 {
 	long rounds = tp_config_long(tc, "compile_iterations",
 				     COMPILE_ITERATIONS);
 	for (long r = 0; r < rounds; r++) {
-		compile_once(tc, 40, 3000, "line", r);
-		compile_once(tc, 40, 3000, "block", r);
+		compile(tc, 40, 3000, "line", r);
+		compile(tc, 40, 3000, "block", r);
 	}
 }
 
@@ -166,7 +207,7 @@ TP_CASE(no_output_then_exit_is_plain_eof, TP_POSIX,
 	"A child that prints nothing and exits gives EOF with no bytes, and "
 	"its exit status 0 is collected")
 {
-	compile_once(tc, 0, 10, "line", 0);
+	compile(tc, 0, 10, "line", 0);
 }
 
 ATF_TP_ADD_TCS(tp)
