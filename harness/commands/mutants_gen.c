@@ -38,6 +38,10 @@
 #define GEN_DEADLINE_FACTOR 3
 /* ... plus this much for the boot and Kyua's start. */
 #define GEN_DEADLINE_SLACK_S 60
+/* A mutant's kernel must start the suite within this many times id 0's
+ * boot, plus the slack: one that hangs the boot (a console or a port that
+ * never answers) is cut there rather than at the whole run's deadline. */
+#define GEN_BOOT_FACTOR 5
 /* Rounds of dropping mutants the schemata cannot hold (constant contexts). */
 #define GEN_SCHEMATA_ROUNDS 8
 /* The reason of a pending mutant whose object code was compared. */
@@ -764,22 +768,27 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	safe_name(m->key, tag, sizeof tag);
 	int saved = e->deadline_s;
 	e->deadline_s = deadline;
+	e->boot_deadline_s = (int)(GEN_BOOT_FACTOR * base->boot_s) + GEN_DEADLINE_SLACK_S;
 	struct kr_result r;
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		kr_run(e, ki, tag, filter, base->col, true, &r);
 		/* QEMU that did not start says nothing about the mutant, and a
-		 * panic before the suite may be the emulator's (a TCG boot on a
-		 * loaded host): once more, and only a second one counts. */
-		if (r.begun || (r.end != RUN_ERROR && r.end != RUN_PANIC) || kr_interrupted ||
-		    attempt == 2)
+		 * panic or a late boot before the suite may be the emulator's (a
+		 * TCG boot on a loaded host): once more, and only a second one
+		 * counts. */
+		if (r.begun ||
+		    (r.end != RUN_ERROR && r.end != RUN_PANIC && r.end != RUN_TIMEOUT) ||
+		    kr_interrupted || attempt == 2)
 			break;
 		ku_progress("mutants: %s: %s before the suite (%s): once more", m->key,
-			    r.end == RUN_PANIC ? "kernel panic" : "no start", r.err);
+			    r.end == RUN_PANIC ? "kernel panic"
+			    : r.end == RUN_TIMEOUT ? "boot past its deadline" : "no start", r.err);
 		col_free(r.col);
 	}
 	e->deadline_s = saved;
 	unsetenv("TTYPOT_KERNEL_ARGS");
 	m->secs = r.wall_s;
+	int boot_deadline = e->boot_deadline_s;
 	struct rbuf killers = {0};
 	size_t nk = 0;
 	for (size_t i = 0; r.begun && i < r.col->ncases; i++)
@@ -793,6 +802,10 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	} else if (again == 0) {
 		m->status = MS_SURVIVED;
 		snprintf(m->reason, sizeof m->reason, "%s %s", MUT_NOT_REPEATED, rbuf_str(&killers));
+	} else if (r.end == RUN_TIMEOUT && !r.begun) {
+		m->status = MS_KILLED_TIMEOUT;
+		snprintf(m->reason, sizeof m->reason, "no suite within the boot deadline of %d s "
+			 "(id 0 boots in %.0f s), twice", boot_deadline, base->boot_s);
 	} else if (r.end == RUN_TIMEOUT) {
 		m->status = MS_KILLED_TIMEOUT;
 		snprintf(m->reason, sizeof m->reason, "no end within %d s (its programs take "
@@ -823,6 +836,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		snprintf(m->reason, sizeof m->reason, "%zu cases of %s passed as on id 0",
 			 r.col->ncases, filter ? "its programs" : "the suite");
 	}
+	e->boot_deadline_s = 0;
 	rbuf_free(&killers);
 	col_free(r.col);
 }

@@ -31,6 +31,7 @@ struct kr_env {
 	struct idlist expected;  /* every case id of the suite */
 	struct expectations ex;
 	int deadline_s;          /* per boot */
+	int boot_deadline_s;     /* to the suite's start, per boot; 0 none */
 	bool quiet;              /* no per-case progress lines */
 };
 

@@ -22,6 +22,8 @@ struct run_opts {
 	const char *cases_filter; /* kyua test filter (program[:case]), or NULL */
 	int deadline_s;           /* whole-kernel deadline */
 	const char *kyua_vars;    /* extra "-v name=value" words, or NULL */
+	int boot_deadline_s;      /* the suite's begin line within this, or the
+				     run is stopped as a timeout; 0: none */
 };
 
 enum run_end {

@@ -133,7 +133,7 @@ watch_run(struct watch *w, struct run_outcome *out)
 		s.results_fd = open(w->results, O_WRONLY | O_APPEND | O_CLOEXEC);
 	tail_open(&res, w->results, w->offset);
 	tail_open(&con, w->console, 0);
-	bool exited = false, killed = false;
+	bool exited = false, killed = false, boot_late = false;
 	int st = 0;
 	double last_note = w->t0;
 	for (;;) {
@@ -162,6 +162,13 @@ watch_run(struct watch *w, struct run_outcome *out)
 				    w->who, w->deadline_s);
 			proc_kill(w->pid, 1000);
 			exited = killed = true;
+			continue;
+		}
+		if (!s.begin && w->boot_deadline_s > 0 && el > w->boot_deadline_s) {
+			ku_progress("%s: no suite within the boot deadline of %d s, "
+				    "stopping it", w->who, w->boot_deadline_s);
+			proc_kill(w->pid, 1000);
+			exited = killed = boot_late = true;
 			continue;
 		}
 		if (s.now - last_note >= 60) {
@@ -193,6 +200,9 @@ watch_run(struct watch *w, struct run_outcome *out)
 	if (out->end == RUN_SILENT)
 		snprintf(out->err, sizeof out->err, "%s exited (status %d) "
 			 "without an end line", w->who, st);
+	if (boot_late && out->end == RUN_TIMEOUT)
+		snprintf(out->err, sizeof out->err, "%s did not start the suite "
+			 "within the boot deadline of %d s", w->who, w->boot_deadline_s);
 }
 
 int
@@ -205,6 +215,7 @@ watch_spawn(const char *const argv[], const struct proc_opts *po,
 	struct watch w = {.t0 = proc_now(),
 			  .deadline_s = o->deadline_s > 0 ? o->deadline_s
 							  : 3600,
+			  .boot_deadline_s = o->boot_deadline_s,
 			  .results = results_path,
 			  .offset = off,
 			  .console = out->console_path,

@@ -16,6 +16,7 @@ struct watch {
 	pid_t pid;
 	double t0;              /* when the runner started */
 	int deadline_s;
+	int boot_deadline_s;    /* no begin line by then: stopped; 0 none */
 	const char *results;    /* results file, read from offset onwards */
 	long long offset;
 	const char *console;    /* scanned for panics when scan_panic */

@@ -86,6 +86,33 @@ ATF_TC_BODY(host_kyua_vars, tc)
 	free(c);
 }
 
+ATF_TC(host_boot_deadline);
+ATF_TC_HEAD(host_boot_deadline, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a runner that does not begin the suite within the "
+			  "boot deadline is stopped there as RUN_TIMEOUT, saying so, long before "
+			  "the run's own deadline; one that begins in time is not");
+	atf_tc_set_md_var(tc, "timeout", "60");
+}
+ATF_TC_BODY(host_boot_deadline, tc)
+{
+	/* A boot that never ends: the runner waits without a begin line. */
+	fake_suite(tc, "sleep 120 &\nwait\n");
+	struct kernel_info k = {.label = "host", .release = "test"};
+	struct run_opts o = {.suite_dir = "suite", .deadline_s = 50, .boot_deadline_s = 2};
+	struct run_outcome out;
+	double t0 = proc_now();
+	ATF_REQUIRE_EQ(run_suite(&k, &o, "results", "console", &out), 0);
+	ATF_CHECK_MSG(proc_now() - t0 < 10, "stopped after %.1f s", proc_now() - t0);
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK_MSG(strstr(out.err, "boot deadline of 2 s"), "%s", out.err);
+
+	/* A begin line in time: the boot deadline no longer applies. */
+	fake_suite(tc, "t=$($R now)\n$R begin uname=x arch=y cases=1\nsleep 3\n$R end 0 $t\n");
+	ATF_REQUIRE_EQ(run_suite(&k, &o, "results", "console", &out), 0);
+	ATF_CHECK_EQ(out.end, RUN_DONE);
+}
+
 ATF_TC(host_silent);
 ATF_TC_HEAD(host_silent, tc)
 {
@@ -257,6 +284,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, host_done);
 	ATF_TP_ADD_TC(tp, host_kyua_vars);
+	ATF_TP_ADD_TC(tp, host_boot_deadline);
 	ATF_TP_ADD_TC(tp, host_silent);
 	ATF_TP_ADD_TC(tp, host_timeout);
 	ATF_TP_ADD_TC(tp, host_missing_script);
