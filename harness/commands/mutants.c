@@ -253,18 +253,18 @@ static void mutants_json(const struct kr_result *base, double base_build_s,
 		json_array_append_new(list, o);
 	}
 	json_t *doc = json_pack("{s:s, s:s, s:{s:I, s:I, s:I}, s:i, s:i, s:o,"
-			       " s:{s:s, s:o, s:o, s:o, s:I}, s:o}",
-			       "schema", "ttypot-mutants/1", "source", MUT_SOURCE,
-			       "score", "killed", (json_int_t)killed, "total", (json_int_t)n,
-			       "evaluated", (json_int_t)evaluated,
-			       "runs_per_mutant", runs, "race_runs", race_runs,
-			       "wall_s", report_jnum(wall_s),
-			       "baseline", "end", end_name(base->col->end),
-			       "build_s", report_jnum(base_build_s),
-			       "boot_s", report_jnum(base->boot_s),
-			       "suite_s", report_jnum(base->suite_s),
-			       "cases", (json_int_t)base->col->ncases,
-			       "mutants", list);
+			        " s:{s:s, s:o, s:o, s:o, s:I}, s:o}",
+			        "schema", "ttypot-mutants/1", "source", MUT_SOURCE,
+			        "score", "killed", (json_int_t)killed, "total", (json_int_t)n,
+			        "evaluated", (json_int_t)evaluated,
+			        "runs_per_mutant", runs, "race_runs", race_runs,
+			        "wall_s", report_jnum(wall_s),
+			        "baseline", "end", end_name(base->col->end),
+			        "build_s", report_jnum(base_build_s),
+			        "boot_s", report_jnum(base->boot_s),
+			        "suite_s", report_jnum(base->suite_s),
+			        "cases", (json_int_t)base->col->ncases,
+			        "mutants", list);
 	json_object_set_new(doc, "agreement",
 			    report_agree_json_run(base->col, am, n, stop_on_kill));
 	free(am);
