@@ -3,6 +3,7 @@
 #include "mutants_gen.h"
 #include "cli.h"
 #include "report.h"
+#include "report_agree.h"
 #include "run_one_kernel.h"
 #include "kutil.h"
 #include "proc.h"
@@ -200,12 +201,28 @@ static json_t *secs_or_null(double v)
 	return v < 0 ? json_null() : report_jnum(v);
 }
 
+/* The mutants as the agreement table reads them (report_agree.h); free()
+ * the array. */
+static struct agree_mutant *agree_inputs(const struct mutant *mv, size_t n)
+{
+	struct agree_mutant *am = calloc(n ? n : 1, sizeof *am);
+	if (!am)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		am[i] = (struct agree_mutant){ mv[i].h.name, mv[i].status, &mv[i].killers };
+	return am;
+}
+
 /* mutants.json, schema ttypot-mutants/1. */
 static void mutants_json(const struct kr_result *base, double base_build_s,
 			 struct mutant *mv, size_t n, int runs, int race_runs,
-			 double wall_s, long killed, long evaluated, struct rbuf *js)
+			 double wall_s, long killed, long evaluated, bool stop_on_kill,
+			 struct rbuf *js)
 {
 	json_t *list = json_array();
+	struct agree_mutant *am = agree_inputs(mv, n);
+	struct agree_base ab;
+	agree_baseline(base->col, &ab);
 	for (size_t i = 0; i < n; i++) {
 		struct mutant *m = &mv[i];
 		json_t *killers = json_array();
@@ -232,26 +249,31 @@ static void mutants_json(const struct kr_result *base, double base_build_s,
 				"first_kill_mean_s", secs_or_null(m->race_killed ?
 							m->race_first_sum / m->race_killed : -1),
 				"first_kill_max_s", secs_or_null(m->race_killed ? m->race_first_max : -1)));
+		json_object_set_new(o, "agreement", report_agree_json_mutant(&ab, &am[i], stop_on_kill));
 		json_array_append_new(list, o);
 	}
-	report_jdump(json_pack("{s:s, s:s, s:{s:I, s:I, s:I}, s:i, s:i, s:o,"
-			       " s:{s:s, s:o, s:o, s:o, s:I}, s:o}",
-			       "schema", "ttypot-mutants/1", "source", MUT_SOURCE,
-			       "score", "killed", (json_int_t)killed, "total", (json_int_t)n,
-			       "evaluated", (json_int_t)evaluated,
-			       "runs_per_mutant", runs, "race_runs", race_runs,
-			       "wall_s", report_jnum(wall_s),
-			       "baseline", "end", end_name(base->col->end),
-			       "build_s", report_jnum(base_build_s),
-			       "boot_s", report_jnum(base->boot_s),
-			       "suite_s", report_jnum(base->suite_s),
-			       "cases", (json_int_t)base->col->ncases,
-			       "mutants", list), js);
+	json_t *doc = json_pack("{s:s, s:s, s:{s:I, s:I, s:I}, s:i, s:i, s:o,"
+			        " s:{s:s, s:o, s:o, s:o, s:I}, s:o}",
+			        "schema", "ttypot-mutants/1", "source", MUT_SOURCE,
+			        "score", "killed", (json_int_t)killed, "total", (json_int_t)n,
+			        "evaluated", (json_int_t)evaluated,
+			        "runs_per_mutant", runs, "race_runs", race_runs,
+			        "wall_s", report_jnum(wall_s),
+			        "baseline", "end", end_name(base->col->end),
+			        "build_s", report_jnum(base_build_s),
+			        "boot_s", report_jnum(base->boot_s),
+			        "suite_s", report_jnum(base->suite_s),
+			        "cases", (json_int_t)base->col->ncases,
+			        "mutants", list);
+	json_object_set_new(doc, "agreement",
+			    report_agree_json_run(base->col, am, n, stop_on_kill));
+	free(am);
+	report_jdump(doc, js);
 }
 
 static void write_reports(const char *outdir, const struct kr_result *base,
 			  double base_build_s, struct mutant *mv, size_t n, int runs,
-			  int race_runs, double wall_s)
+			  int race_runs, bool stop_on_kill, double wall_s)
 {
 	long killed = 0, evaluated = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -321,6 +343,11 @@ static void write_reports(const char *outdir, const struct kr_result *base,
 				rbuf_add(&md, "- |\n");
 		}
 	}
+	/* Whether the real programs and CPython's tests agree with ttypot's cases. */
+	rbuf_add(&md, "\n");
+	struct agree_mutant *am = agree_inputs(mv, n);
+	report_agree_md(base->col, am, n, stop_on_kill, &md, NULL);
+	free(am);
 	rbuf_add(&md, "\n## Mutants\n\n");
 	for (size_t i = 0; i < n; i++) {
 		struct mutant *m = &mv[i];
@@ -335,7 +362,8 @@ static void write_reports(const char *outdir, const struct kr_result *base,
 		rbuf_add(&md, "\n");
 	}
 
-	mutants_json(base, base_build_s, mv, n, runs, race_runs, wall_s, killed, evaluated, &js);
+	mutants_json(base, base_build_s, mv, n, runs, race_runs, wall_s, killed, evaluated,
+		     stop_on_kill, &js);
 	char err[512];
 	if (write_file(outdir, "mutants.md", &md, err, sizeof err) < 0 ||
 	    write_file(outdir, "mutants.json", &js, err, sizeof err) < 0)
@@ -355,7 +383,10 @@ struct mopts {
 static const char *const mutants_more =
 	"Applies each patch (default fixtures/mutants/*.patch) to linux-source-6.12,\n"
 	"rebuilds, runs the suite and writes DIR/mutants.md and mutants.json (the\n"
-	"kill matrix).  Exit: 0 every mutant killed, 1 a mutant survived or could not\n"
+	"kill matrix, and whether ttypot's cases, the real programs of the apps rows\n"
+	"and CPython's tests of the peers rows each noticed every mutant; one the\n"
+	"programs or CPython notice and no ttypot case does is a hole, named at the\n"
+	"end).  Exit: 0 every mutant killed, 1 a mutant survived or could not\n"
 	"be evaluated, 2 usage/input errors or no usable baseline.\n";
 
 /* 0 parsed, 1 answered (--help, --version), -1 usage error (printed). */
@@ -588,7 +619,7 @@ int cmd_mutants(int argc, char **argv)
 			"(%s%s%s): nothing to compare against\n", end_name(base.col->end),
 			base.err[0] ? ": " : "", base.err);
 		write_reports(o.outdir, &base, base_build_s, mv, n, o.runs, o.race_runs,
-			      proc_now() - t0);
+			      o.stop_on_kill, proc_now() - t0);
 		col_free(base.col);
 		goto out;
 	}
@@ -606,7 +637,7 @@ int cmd_mutants(int argc, char **argv)
 			m->status = "apply-failed";
 			rc = rc ? rc : 1;
 			write_reports(o.outdir, &base, base_build_s, mv, n, o.runs, o.race_runs,
-				      proc_now() - t0);
+				      o.stop_on_kill, proc_now() - t0);
 			continue;
 		}
 		if (ku_copy_file(m->path, applied) < 0 ||
@@ -634,7 +665,7 @@ int cmd_mutants(int argc, char **argv)
 				"left patched; %s says with what)\n", m->h.name, rerr, tree, applied);
 			rc = 2;
 			write_reports(o.outdir, &base, base_build_s, mv, n, o.runs, o.race_runs,
-				      proc_now() - t0);
+				      o.stop_on_kill, proc_now() - t0);
 			break;
 		}
 		unlink(applied);
@@ -643,7 +674,7 @@ int cmd_mutants(int argc, char **argv)
 		ku_progress("mutants: %s: %s (%zu killing case%s)", m->h.name, m->status,
 			    m->killers.n, m->killers.n == 1 ? "" : "s");
 		write_reports(o.outdir, &base, base_build_s, mv, n, o.runs, o.race_runs,
-			      proc_now() - t0);
+			      o.stop_on_kill, proc_now() - t0);
 	}
 	if (kr_interrupted) {
 		fprintf(stderr, "ttypot: mutants: interrupted; reports hold what was measured\n");
@@ -652,9 +683,21 @@ int cmd_mutants(int argc, char **argv)
 	long killed = 0;
 	for (size_t i = 0; i < n; i++)
 		killed += mv[i].status && !strcmp(mv[i].status, "killed");
-	printf("ttypot: mutants: %ld/%zu killed (score %.2f) in %.0f s; reports in %s/"
+	/* Holes: mutants the real programs or CPython's tests notice and no
+	 * ttypot case does (report_agree.h). */
+	struct idlist holes = {0};
+	struct agree_mutant *am = agree_inputs(mv, n);
+	report_agree_md(base.col, am, n, o.stop_on_kill, NULL, &holes);
+	free(am);
+	struct rbuf hl = {0};
+	for (size_t i = 0; i < holes.n; i++)
+		rbuf_addf(&hl, "%s%s", i ? ", " : "", holes.v[i]);
+	printf("ttypot: mutants: %ld/%zu killed (score %.2f) in %.0f s; holes in ttypot "
+	       "(noticed by apps or peers, by no ttypot case): %s; reports in %s/"
 	       "mutants.md and mutants.json\n", killed, n, (double)killed / (double)n,
-	       proc_now() - t0, o.outdir);
+	       proc_now() - t0, holes.n ? rbuf_str(&hl) : "none", o.outdir);
+	rbuf_free(&hl);
+	idlist_free(&holes);
 	for (size_t i = 0; i < n; i++)
 		printf("  %-28s %-13s %zu killing case%s\n", mv[i].h.name,
 		       mv[i].status ? mv[i].status : "not-run", mv[i].killers.n,
