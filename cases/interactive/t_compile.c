@@ -14,8 +14,8 @@
  * the next read.  Rare on hardware, a few times per thousand compiles in a
  * TCG guest.  A compile that ends so is tried again (COMPILE_ATTEMPTS in
  * all) and fails only when every attempt does, so a kernel that drops the
- * flush altogether still fails; kyua -v compile_strict=1 fails at the
- * first, to hunt the race.  Bytes that never come fail at once.
+ * flush altogether still fails; kyua -v eio_strict=1 fails at the
+ * first, to hunt the race (pty/t_overread does the same).  Bytes that never come fail at once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -146,12 +146,12 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 }
 
 /* One compile, tried again after the known early EIO (header): fails
- * when every attempt ends early, or the first under compile_strict. */
+ * when every attempt ends early, or the first under -v eio_strict=1. */
 static void
 compile(const atf_tc_t *tc, long n, long maxlen, const char *mode, long round)
 {
 	char early[1200];
-	long attempts = tp_config_long(tc, "compile_strict", 0) ? 1 : COMPILE_ATTEMPTS;
+	long attempts = tp_config_long(tc, "eio_strict", 0) ? 1 : COMPILE_ATTEMPTS;
 	for (long a = 1; a <= attempts; a++) {
 		if (compile_once(tc, n, maxlen, mode, round, early, sizeof(early)))
 			return;

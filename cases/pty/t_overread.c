@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -76,22 +77,22 @@ write_records(void *arg)
 	return 0;
 }
 
-/* A child writes the records to the raw slave and exits; the case reads
- * the master in reads of bufsize bytes until EIO. */
-static void
-read_records_with(size_t bufsize)
+/* Tries of an exchange that ends in the known early EIO (README, "Kernel
+ * findings"; interactive/t_compile.c): the rest comes on the next read. */
+#define RECORD_ATTEMPTS 3
+
+/* One exchange: a child writes the records to the raw slave and exits;
+ * the case reads the master in reads of bufsize bytes until EIO.  True
+ * when the reads ended with every byte; false, with the story in early,
+ * for EIO before the last bytes while they were still on their way; any
+ * other shortfall fails the case. */
+static bool
+records_once(size_t bufsize, const char *out, char *in, size_t total,
+	     char *early, size_t earlylen)
 {
 	struct tp_pty p;
 	struct tp_child c;
 	struct tp_drain d;
-	size_t total = 0;
-
-	for (size_t i = 0; i < sizeof(record_sizes) / sizeof(record_sizes[0]);
-	     i++)
-		total += record_sizes[i];
-	char *out = malloc(total), *in = malloc(total);
-	ATF_REQUIRE(out != NULL && in != NULL);
-	tp_pattern(out, total, RECORD_SEED);
 
 	tp_pty_open(&p, TP_RAW);
 	tp_set_nonblock(p.master, true);
@@ -111,9 +112,15 @@ read_records_with(size_t bufsize)
 		more = read(p.master, in + d.got, total - d.got);
 	}
 	tp_child_join(&c, TP_WAIT_MS, "record writer");
-	ATF_CHECK_MSG(d.got == total, "read %zu of %zu bytes before %s; then FIONREAD "
-		      "said %d and a further read returned %zd", d.got, total,
-		      d.eof ? "EOF" : strerror(d.err), queued, more);
+	tp_pty_close(&p);
+	if (d.got < total) {
+		snprintf(early, earlylen, "read %zu of %zu bytes before %s; then FIONREAD "
+			 "said %d and a further read returned %zd", d.got, total,
+			 d.eof ? "EOF" : strerror(d.err), queued, more);
+		if (d.eof || d.err != EIO || more <= 0)
+			atf_tc_fail("%s", early);
+		return false;
+	}
 	long bad = tp_pattern_check(in, d.got, RECORD_SEED);
 	ATF_CHECK_MSG(bad == -1, "byte %ld differs (lost, duplicated or "
 				 "reordered data)", bad);
@@ -122,37 +129,68 @@ read_records_with(size_t bufsize)
 	ATF_CHECK_MSG((size_t)d.max_read <= bufsize,
 		      "a read returned %d bytes with a %zu-byte buffer",
 		      d.max_read, bufsize);
-	tp_pty_close(&p);
+	return true;
+}
+
+/* The exchange, tried again after the known early EIO: fails when every
+ * attempt ends early, or the first with -v eio_strict=1. */
+static void
+read_records_with(const atf_tc_t *tc, size_t bufsize)
+{
+	size_t total = 0;
+	char early[300];
+
+	for (size_t i = 0; i < sizeof(record_sizes) / sizeof(record_sizes[0]);
+	     i++)
+		total += record_sizes[i];
+	char *out = malloc(total), *in = malloc(total);
+	ATF_REQUIRE(out != NULL && in != NULL);
+	tp_pattern(out, total, RECORD_SEED);
+	long attempts = tp_config_long(tc, "eio_strict", 0) ? 1 : RECORD_ATTEMPTS;
+	bool whole = false;
+	for (long k = 1; k <= attempts && !whole; k++) {
+		whole = records_once(bufsize, out, in, total, early, sizeof(early));
+		if (!whole)
+			fprintf(stderr, "t_overread: attempt %ld of %ld: %s\n", k,
+				attempts, early);
+	}
 	free(out);
 	free(in);
+	if (!whole)
+		atf_tc_fail("%s (%ld attempt%s, each ended early)", early, attempts,
+			    attempts == 1 ? "" : "s");
 }
 
 TP_CASE(coalesced_records_buf1, TP_POSIX,
 	"18 records of 1..8191 bytes written to the raw slave are read on the "
-	"master 1 byte at a time: every byte once, in order, then EIO")
+	"master 1 byte at a time: every byte once, in order, then EIO (the "
+	"known early EIO tried again, 3 attempts in all)")
 {
-	read_records_with(1);
+	read_records_with(tc, 1);
 }
 
 TP_CASE(coalesced_records_buf7, TP_POSIX,
 	"18 records of 1..8191 bytes written to the raw slave are read on the "
-	"master with a 7-byte buffer: every byte once, in order, then EIO")
+	"master with a 7-byte buffer: every byte once, in order, then EIO (the "
+	"known early EIO tried again, 3 attempts in all)")
 {
-	read_records_with(7);
+	read_records_with(tc, 7);
 }
 
 TP_CASE(coalesced_records_buf4096, TP_POSIX,
 	"18 records of 1..8191 bytes written to the raw slave are read on the "
-	"master with a 4096-byte buffer: every byte once, in order, then EIO")
+	"master with a 4096-byte buffer: every byte once, in order, then EIO "
+	"(the known early EIO tried again, 3 attempts in all)")
 {
-	read_records_with(4096);
+	read_records_with(tc, 4096);
 }
 
 TP_CASE(coalesced_records_buf64k, TP_POSIX,
 	"18 records of 1..8191 bytes written to the raw slave are read on the "
-	"master with a 64 KiB buffer: every byte once, in order, then EIO")
+	"master with a 64 KiB buffer: every byte once, in order, then EIO (the "
+	"known early EIO tried again, 3 attempts in all)")
 {
-	read_records_with(65536);
+	read_records_with(tc, 65536);
 }
 
 /* ---------------------------------------------------------------- canonical */
