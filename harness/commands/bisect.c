@@ -217,9 +217,9 @@ static void judge_run(struct kr_env *e, const struct kernel_info *ki, const char
 	}
 	obs->first_bad = f->n;
 	if (f->stopped)
-		ku_progress("bisect-run: %s: stopped at the first failure, %.0f s after the start "
-			    "(%zu case%s reported)", tag, r.first_kill_s, r.col->ncases,
-			    r.col->ncases == 1 ? "" : "s");
+		ku_progress("bisect-run: %s: stopped at the first failure, %.1f s after the start "
+			    "(boot %.1f s; %zu case%s reported)", tag, r.first_kill_s, r.boot_s,
+			    r.col->ncases, r.col->ncases == 1 ? "" : "s");
 	col_free(r.col);
 }
 
