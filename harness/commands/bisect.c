@@ -40,6 +40,7 @@ int bisect_exit_code(const struct bisect_obs *o)
 struct bopts {
 	const char *cases, *tree, *baseline, *cache, *suite, *workdir, *base, *map;
 	int reruns, deadline_s;
+	bool all;
 };
 
 static const char *const bisect_more =
@@ -47,6 +48,9 @@ static const char *const bisect_more =
 	"answers git bisect run: exit 0 good, 1 bad, 125 skip (the tree does not\n"
 	"build, the kernel does not reach the suite, usage errors).  A commit is bad\n"
 	"when a case fails and fails again in one of the --reruns re-runs.\n"
+	"The first run stops at the first failing case (with --baseline, the first\n"
+	"that does not fail there); --all runs every selected case.  When no re-run\n"
+	"confirms that failure, every selected case runs before a good verdict.\n"
 	"Without --cases, when a coverage map exists (--map, default\n"
 	"SUITE/" PATCH_ORDER_MAP "), only the cases that execute the lines changed since\n"
 	"--base (default: the nearest good commit of the bisection, else HEAD^) run;\n"
@@ -70,6 +74,8 @@ static int bisect_parse(int argc, char **argv, struct bopts *b)
 		cli_opt_output(&b->workdir, "raw files (default CACHE/bisect-run)"),
 		{ "base", 0, OPT_STR, &b->base, 0, "REV", "the change is since REV (no --cases)" },
 		{ "map", 0, OPT_STR, &b->map, 0, "FILE", "the coverage map (no --cases)" },
+		{ "all", 0, OPT_FLAG, &b->all, 0, NULL,
+		  "run every selected case (no stop at the first failure)" },
 		CLI_OPT_END,
 	};
 	enum cli_verdict v = cli_command(argc, argv, opts, "[OPTIONS]", bisect_more, NULL, NULL);
@@ -171,6 +177,102 @@ static int patch_filter(const struct bopts *b, const struct kr_env *e, const cha
 	return rc;
 }
 
+void bisect_found_free(struct bisect_found *f)
+{
+	for (long i = 0; i < f->n; i++)
+		free(f->ids[i]);
+	free(f->ids);
+	free(f->again);
+	f->ids = NULL;
+	f->again = NULL;
+	f->n = 0;
+}
+
+/* One run of filter on ki (tag names its files); the failures that count
+ * (bad here, and not already bad on base) go into f. */
+static void judge_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
+		      const char *filter, const struct column *base, bool stop,
+		      struct bisect_obs *obs, struct bisect_found *f)
+{
+	struct kr_result r;
+	kr_run(e, ki, tag, filter, base, stop, &r);
+	obs->run_error = r.end == RUN_ERROR && !r.begun;
+	obs->begun = r.begun;
+	f->stopped = r.stopped_at_kill;
+	if (!r.begun)
+		fprintf(stderr, "ttypot: bisect-run: the kernel did not reach the suite "
+			"(%s%s%s): skip\n", end_name(r.col->end), r.err[0] ? ": " : "", r.err);
+	for (size_t i = 0; r.begun && i < r.col->ncases; i++) {
+		const struct case_result *c = &r.col->cases[i];
+		if (!status_bad(c->st) || (base && kr_bad(base, c->id)))
+			continue;
+		f->ids = xrealloc(f->ids, (size_t)(f->n + 1) * sizeof *f->ids);
+		f->ids[f->n++] = xstrdup(c->id);
+		fprintf(stderr, "ttypot: bisect-run: %s: %s%s%s\n", c->id, status_name(c->st),
+			c->reason[0] ? ": " : "", c->reason);
+	}
+	if (f->n) {
+		f->again = xrealloc(NULL, (size_t)f->n * sizeof *f->again);
+		memset(f->again, 0, (size_t)f->n * sizeof *f->again);
+	}
+	obs->first_bad = f->n;
+	if (f->stopped)
+		ku_progress("bisect-run: %s: stopped at the first failure, %.1f s after the start "
+			    "(boot %.1f s; %zu case%s reported)", tag, r.first_kill_s, r.boot_s,
+			    r.col->ncases, r.col->ncases == 1 ? "" : "s");
+	col_free(r.col);
+}
+
+/* Re-run only the failing cases of f, until one fails again. */
+static void judge_confirm(struct kr_env *e, const struct kernel_info *ki, int reruns,
+			  struct bisect_obs *obs, struct bisect_found *f)
+{
+	for (int k = 0; f->n && k < reruns && obs->confirmed == 0 && !kr_interrupted; k++) {
+		struct rbuf flt = {0};
+		for (long i = 0; i < f->n; i++) {
+			rbuf_add(&flt, i ? " " : "");
+			rbuf_add(&flt, f->ids[i]);
+		}
+		char tag[32];
+		snprintf(tag, sizeof tag, "rerun-%d", k + 1);
+		ku_progress("bisect-run: re-run %d/%d of %ld failing case%s", k + 1, reruns,
+			    f->n, f->n == 1 ? "" : "s");
+		struct kr_result rr;
+		kr_run(e, ki, tag, rbuf_str(&flt), NULL, false, &rr);
+		if (rr.begun) {
+			obs->reruns_done++;
+			for (long i = 0; i < f->n; i++)
+				if (!f->again[i] && kr_bad(rr.col, f->ids[i])) {
+					f->again[i] = true;
+					obs->confirmed++;
+				}
+		}
+		col_free(rr.col);
+		rbuf_free(&flt);
+	}
+}
+
+void bisect_judge(struct kr_env *e, const struct kernel_info *ki, const char *filter,
+		  const struct column *base, int reruns, bool all, struct bisect_obs *obs,
+		  struct bisect_found *f)
+{
+	*f = (struct bisect_found){0};
+	/* A bad verdict needs one confirmed failure: stop at the first. */
+	judge_run(e, ki, "first", filter, base, !all, obs, f);
+	judge_confirm(e, ki, reruns, obs, f);
+	if (!f->stopped || obs->confirmed > 0 || obs->reruns_done == 0 || kr_interrupted)
+		return;
+	/* A good verdict needs every case: the rest may hold a real failure. */
+	ku_progress("bisect-run: the first failure was not confirmed: every selected case runs");
+	bisect_found_free(f);
+	obs->first_bad = 0;
+	obs->reruns_done = 0;
+	obs->confirmed = 0;
+	judge_run(e, ki, "all", filter, base, false, obs, f);
+	f->widened = true;
+	judge_confirm(e, ki, reruns, obs, f);
+}
+
 int cmd_bisect_run(int argc, char **argv)
 {
 	struct bopts b;
@@ -246,77 +348,29 @@ int cmd_bisect_run(int argc, char **argv)
 		fprintf(stderr, "ttypot: bisect-run: %s\n", err);
 		obs.build_failed = true;
 	}
-	struct kr_result r = {0};
-	long nbad = 0;
-	char **bad = NULL;
-	if (!obs.build_failed) {
-		kr_run(&e, &ki, "first", flt, base, false, &r);
-		obs.run_error = r.end == RUN_ERROR && !r.begun;
-		obs.begun = r.begun;
-		if (!r.begun)
-			fprintf(stderr, "ttypot: bisect-run: the kernel did not reach the suite "
-				"(%s%s%s): skip\n", end_name(r.col->end), r.err[0] ? ": " : "", r.err);
-		/* The ids that count: bad here, and not already bad on the baseline. */
-		for (size_t i = 0; r.begun && i < r.col->ncases; i++) {
-			const char *id = r.col->cases[i].id;
-			if (!status_bad(r.col->cases[i].st))
-				continue;
-			if (base && kr_bad(base, id))
-				continue;
-			bad = xrealloc(bad, (size_t)(nbad + 1) * sizeof *bad);
-			bad[nbad++] = xstrdup(id);
-			fprintf(stderr, "ttypot: bisect-run: %s: %s%s%s\n", id,
-				status_name(r.col->cases[i].st),
-				r.col->cases[i].reason[0] ? ": " : "", r.col->cases[i].reason);
-		}
-		obs.first_bad = nbad;
-	}
-	/* Re-run only the failing cases, until one fails again. */
-	bool *again = nbad ? calloc((size_t)nbad, sizeof *again) : NULL;
-	for (int k = 0; nbad && k < b.reruns && obs.confirmed == 0 && !kr_interrupted; k++) {
-		struct rbuf f = {0};
-		for (long i = 0; i < nbad; i++) {
-			rbuf_add(&f, i ? " " : "");
-			rbuf_add(&f, bad[i]);
-		}
-		char tag[32];
-		snprintf(tag, sizeof tag, "rerun-%d", k + 1);
-		ku_progress("bisect-run: re-run %d/%d of %ld failing case%s", k + 1, b.reruns,
-			    nbad, nbad == 1 ? "" : "s");
-		struct kr_result rr;
-		kr_run(&e, &ki, tag, rbuf_str(&f), NULL, false, &rr);
-		if (rr.begun) {
-			obs.reruns_done++;
-			for (long i = 0; i < nbad; i++)
-				if (!again[i] && kr_bad(rr.col, bad[i])) {
-					again[i] = true;
-					obs.confirmed++;
-				}
-		}
-		col_free(rr.col);
-		rbuf_free(&f);
-	}
+	struct bisect_found found = {0};
+	if (!obs.build_failed)
+		bisect_judge(&e, &ki, flt, base, b.reruns, b.all, &obs, &found);
 	int rc = bisect_exit_code(&obs);
 	if (kr_interrupted && rc != BISECT_BAD)
 		rc = BISECT_SKIP;
-	printf("ttypot: bisect-run %s: %s (exit %d): %ld failing, %ld confirmed in %d "
+	printf("ttypot: bisect-run %s: %s (exit %d): %ld failing%s, %ld confirmed in %d "
 	       "re-run%s; build %.0f s, total %.0f s\n",
 	       ki.version[0] ? ki.version : tree,
 	       rc == BISECT_GOOD ? "good" : rc == BISECT_BAD ? "bad" : "skip", rc,
-	       obs.first_bad, obs.confirmed, obs.reruns_done,
+	       obs.first_bad,
+	       found.stopped ? " (the run stopped at the first failure)"
+	       : found.widened ? " (every case ran: the first failure was not confirmed)" : "",
+	       obs.confirmed, obs.reruns_done,
 	       obs.reruns_done == 1 ? "" : "s", build_s, proc_now() - t0);
-	for (long i = 0; i < nbad; i++) {
-		if (again && again[i])
-			printf("  bad: %s\n", bad[i]);
+	for (long i = 0; i < found.n; i++) {
+		if (found.again[i])
+			printf("  bad: %s\n", found.ids[i]);
 		else if (obs.reruns_done)
-			printf("  flaky (not confirmed): %s\n", bad[i]);
-		free(bad[i]);
+			printf("  flaky (not confirmed): %s\n", found.ids[i]);
 	}
 	fflush(stdout);
-	free(bad);
-	free(again);
-	if (r.col)
-		col_free(r.col);
+	bisect_found_free(&found);
 	if (base)
 		col_free(base);
 	kr_env_free(&e);

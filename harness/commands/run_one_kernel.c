@@ -196,6 +196,8 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	}
 	int st = 0;
 	bool stopped = false;
+	/* a kill: passes in ref and fails here; with no ref, any failure */
+	const bool watch = ref || stop_on_kill;
 	double last_print = t0, t_begin = -1;
 	size_t last_n = 0;
 	for (;;) {
@@ -206,7 +208,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 		double now = proc_now();
 		if (t_begin < 0 && sc->begin_seen)
 			t_begin = now;
-		if (r->first_kill_s < 0 && ref && any_kill(ref, sc))
+		if (r->first_kill_s < 0 && watch && any_kill(ref, sc))
 			r->first_kill_s = now - t0;
 		if (!e->quiet && sc->ncases != last_n && now - last_print >= KR_PROGRESS_EVERY_S) {
 			long bad = 0;
@@ -266,7 +268,8 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	if (r->err[0])
 		col_set_error(c, r->err);
 	/* A run stopped at its first kill did not miss the rest. */
-	if (stopped && stop_on_kill && r->first_kill_s >= 0) {
+	r->stopped_at_kill = stopped && stop_on_kill && r->first_kill_s >= 0;
+	if (r->stopped_at_kill) {
 		c->end_seen = 1;
 		ingest_finish(c, NULL, filter);
 	} else {
@@ -275,7 +278,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	expect_apply(&e->ex, c);
 	if (!stopped || r->first_kill_s < 0) {
 		/* recompute on the final column: missing/panic cells count */
-		if (ref && r->first_kill_s < 0 && r->begun)
+		if (watch && r->first_kill_s < 0 && r->begun)
 			for (size_t i = 0; i < c->ncases; i++)
 				if (kr_kills(ref, c, c->cases[i].id)) {
 					r->first_kill_s = r->wall_s;

@@ -57,13 +57,17 @@ struct kr_result {
 	double boot_s, suite_s, wall_s;
 	double first_kill_s;   /* seconds from the start to the first case that
 				  passes in ref and fails here; -1 none */
+	bool stopped_at_kill;  /* stop_on_kill ended the run: only the cases
+				  reported by then are in col */
 	char err[512];
 };
 
 /* Boot ki with the cases of filter (NULL: all); tag names the raw files.
  * ref (may be NULL) is the baseline for first_kill_s; with stop_on_kill the
- * run is stopped at the first kill.  0, or -1 (interrupted, or could not
- * start: r->err).  r->col is always set (free with col_free). */
+ * run is stopped at the first kill, which without a ref is the first case
+ * that fails (bisect-run with no --baseline).  Without ref or stop_on_kill
+ * no kill is watched for (first_kill_s stays -1).  0, or -1 (interrupted, or
+ * could not start: r->err).  r->col is always set (free with col_free). */
 int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	   const char *filter, const struct column *ref, bool stop_on_kill,
 	   struct kr_result *r);
