@@ -42,6 +42,46 @@ TP_CASE(tcdrain_waits_for_transmitter, TP_POSIX,
 		      tp_esc(in, sizeof(in)));
 }
 
+/* Write 10 bytes on A with flag set in c_cflag, then tcdrain(A) in a child:
+ * it must return, with TIOCOUTQ 0, and B must get the bytes. */
+static void
+drain_returns_with(const atf_tc_t *tc, tcflag_t cflag, const char *what)
+{
+	int a, b;
+	struct tp_child c;
+	char in[10], wait[120];
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	if (cflag) {
+		tp_uart_cflag(a, cflag, 0);
+		tp_uart_cflag(b, cflag, 0);
+	}
+	tp_write_str(a, "0123456789", "10 bytes on A");
+	tp_child_start(&c, drain_child, &a);
+	snprintf(wait, sizeof(wait), "tcdrain(A) to return once the bytes are sent (%s)",
+		 what);
+	tp_child_join(&c, TP_WAIT_MS, wait);
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), 0, "TIOCOUTQ %d after tcdrain", tp_uart_outq(a));
+	tp_uart_read_exact(b, in, sizeof(in), TP_WAIT_MS, "the 10 bytes on B");
+	ATF_CHECK_MSG(memcmp(in, "0123456789", 10) == 0, "B read \"%s\"",
+		      tp_esc(in, sizeof(in)));
+}
+
+TP_CASE(tcdrain_returns_once_sent, TP_POSIX,
+	"tcdrain(A) after a write returns once the bytes have left A "
+	"(TIOCOUTQ 0, B has them): it waits for the transmitter, not longer")
+{
+	drain_returns_with(tc, 0, "no flow control");
+}
+
+TP_CASE(tcdrain_returns_once_sent_crtscts, TP_LINUX,
+	"With CRTSCTS on both ports and CTS up (held up by the link), "
+	"tcdrain(A) after a write returns once the bytes have left A, as "
+	"without flow control")
+{
+	drain_returns_with(tc, CRTSCTS, "CRTSCTS, CTS up");
+}
+
 TP_CASE(tcflush_input_discards_received, TP_POSIX,
 	"tcflush(TCIFLUSH) discards bytes received but not read; bytes that "
 	"arrive afterwards are read normally")
@@ -190,6 +230,8 @@ TP_CASE(poll_pollin_follows_data, TP_POSIX,
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, tcdrain_waits_for_transmitter);
+	ATF_TP_ADD_TC(tp, tcdrain_returns_once_sent);
+	ATF_TP_ADD_TC(tp, tcdrain_returns_once_sent_crtscts);
 	ATF_TP_ADD_TC(tp, tcflush_input_discards_received);
 	ATF_TP_ADD_TC(tp, tcflush_output_discards_queued);
 	ATF_TP_ADD_TC(tp, tcflush_both_queues);
