@@ -177,8 +177,9 @@ locked_down(void)
 	return got && strstr(buf, "[none]") == NULL;
 }
 
-/* TIOCSSERIAL of req must fail with EINVAL. */
-static void
+/* TIOCSSERIAL of req must fail with EINVAL; true when it succeeded (the
+ * caller then checks what changed and restores). */
+static bool
 expect_einval(int fd, const struct serial_struct *req, bool port_or_irq,
 	      const char *what)
 {
@@ -191,8 +192,21 @@ expect_einval(int fd, const struct serial_struct *req, bool port_or_irq,
 	ATF_CHECK_MSG(rc == -1 && errno == EINVAL,
 		      "TIOCSSERIAL %s: %s, expected EINVAL", what,
 		      rc == 0 ? "success" : strerror(errno));
-	if (rc == 0)
-		restore_serial(); /* the next request starts from the original */
+	return rc == 0;
+}
+
+/* One request that must be refused: EINVAL, and TIOCGSERIAL reads s0. */
+static void
+refused(int fd, const struct serial_struct *s0, const struct serial_struct *req,
+	bool port_or_irq, const char *what)
+{
+	struct serial_struct s1;
+
+	bool accepted = expect_einval(fd, req, port_or_irq, what);
+	gserial(fd, &s1);
+	check_same(s0, &s1, what);
+	if (accepted)
+		restore_serial(); /* the next request starts from s0 */
 }
 
 /* The port still works: 64 bytes each way across the pair. */
@@ -214,7 +228,7 @@ TP_CASE_ROOT(sserial_refused_type_einval, TP_LINUX,
 	     "for them) fails with EINVAL and leaves the port as it was: "
 	     "TIOCGSERIAL reads the same fields, data still crosses both ways")
 {
-	struct serial_struct s0, req, s1;
+	struct serial_struct s0, req;
 	int a, b;
 
 	tp_serial_open_pair(tc, &a, &b, 0);
@@ -222,14 +236,12 @@ TP_CASE_ROOT(sserial_refused_type_einval, TP_LINUX,
 	static const struct {
 		int type;
 		const char *name;
-	} refused[] = {{PORT_CIRRUS, "type PORT_CIRRUS"},
-		       {PORT_STARTECH, "type PORT_STARTECH"}};
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+	} types[] = {{PORT_CIRRUS, "type PORT_CIRRUS"},
+		     {PORT_STARTECH, "type PORT_STARTECH"}};
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		req = s0;
-		req.type = refused[i].type;
-		expect_einval(a, &req, true, refused[i].name);
-		gserial(a, &s1);
-		check_same(&s0, &s1, refused[i].name);
+		req.type = types[i].type;
+		refused(a, &s0, &req, true, types[i].name);
 	}
 	carries_data_both_ways(a, b);
 	restore_serial();
@@ -244,16 +256,14 @@ TP_CASE_ROOT(sserial_type_out_of_range_einval, TP_LINUX,
 	     "it was: TIOCGSERIAL reads the same fields, data still crosses "
 	     "both ways")
 {
-	struct serial_struct s0, req, s1;
+	struct serial_struct s0, req;
 	int a, b;
 
 	tp_serial_open_pair(tc, &a, &b, 0);
 	save_serial(a, &s0);
 	req = s0;
 	req.type = TYPE_OUT_OF_RANGE;
-	expect_einval(a, &req, true, "type 1000");
-	gserial(a, &s1);
-	check_same(&s0, &s1, "type 1000");
+	refused(a, &s0, &req, true, "type 1000");
 	carries_data_both_ways(a, b);
 	restore_serial();
 }
@@ -264,7 +274,7 @@ TP_CASE_ROOT(sserial_bad_irq_einval, TP_LINUX,
 	     "as it was: TIOCGSERIAL reads the same fields, data still "
 	     "crosses both ways")
 {
-	struct serial_struct s0, req, s1;
+	struct serial_struct s0, req;
 	int a, b;
 
 	tp_serial_open_pair(tc, &a, &b, 0);
@@ -276,9 +286,7 @@ TP_CASE_ROOT(sserial_bad_irq_einval, TP_LINUX,
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		req = s0;
 		req.irq = bad[i].irq;
-		expect_einval(a, &req, true, bad[i].name);
-		gserial(a, &s1);
-		check_same(&s0, &s1, bad[i].name);
+		refused(a, &s0, &req, true, bad[i].name);
 	}
 	carries_data_both_ways(a, b);
 	restore_serial();
@@ -289,7 +297,7 @@ TP_CASE_ROOT(sserial_low_baud_base_einval, TP_LINUX,
 	     "fails with EINVAL and leaves the port as it was: TIOCGSERIAL "
 	     "reads the same fields, data still crosses both ways")
 {
-	struct serial_struct s0, req, s1;
+	struct serial_struct s0, req;
 	int a, b;
 
 	tp_serial_open_pair(tc, &a, &b, 0);
@@ -302,9 +310,7 @@ TP_CASE_ROOT(sserial_low_baud_base_einval, TP_LINUX,
 	for (size_t i = 0; i < sizeof(low) / sizeof(low[0]); i++) {
 		req = s0;
 		req.baud_base = low[i].baud_base;
-		expect_einval(a, &req, false, low[i].name);
-		gserial(a, &s1);
-		check_same(&s0, &s1, low[i].name);
+		refused(a, &s0, &req, false, low[i].name);
 	}
 	carries_data_both_ways(a, b);
 	restore_serial();
