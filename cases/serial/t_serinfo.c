@@ -316,6 +316,38 @@ TP_CASE_ROOT(sserial_low_baud_base_einval, TP_LINUX,
 	restore_serial();
 }
 
+TP_CASE_ROOT(sserial_type_change_busy_ebusy, TP_LINUX,
+	     "TIOCSSERIAL (root) changing the port type to one the 8250 "
+	     "supports (PORT_16450) while the port is open twice fails with "
+	     "EBUSY (the port is shut down and set up again only for its sole "
+	     "user) and leaves the port as it was: TIOCGSERIAL reads the same "
+	     "fields")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, req, s1;
+
+	tp_serial_find(tc, &p);
+	int fd = tp_uart_open(p.a, 0);
+	int second = tp_uart_open(p.a, 0);
+	save_serial(fd, &s0);
+	req = s0;
+	req.type = s0.type == PORT_16450 ? PORT_16550A : PORT_16450;
+	struct serial_struct r = req;
+	errno = 0;
+	int rc = ioctl(fd, TIOCSSERIAL, &r);
+	if (rc != 0 && errno == EPERM && locked_down())
+		atf_tc_skip("kernel lockdown refuses a type change with EPERM");
+	ATF_CHECK_MSG(rc == -1 && errno == EBUSY,
+		      "TIOCSSERIAL type %d with the port open twice: %s, "
+		      "expected EBUSY", req.type,
+		      rc == 0 ? "success" : strerror(errno));
+	gserial(fd, &s1);
+	check_same(&s0, &s1, "after the refused type change");
+	/* Restoring a type needs the port to itself. */
+	tp_uart_close(second);
+	restore_serial();
+}
+
 /* Values exact in jiffies at HZ 100, 250, 300 and 1000: 250 ms, 15 s. */
 #define CLOSE_DELAY_CS 25
 #define CLOSING_WAIT_CS 1500
@@ -486,6 +518,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, sserial_type_out_of_range_einval);
 	ATF_TP_ADD_TC(tp, sserial_bad_irq_einval);
 	ATF_TP_ADD_TC(tp, sserial_low_baud_base_einval);
+	ATF_TP_ADD_TC(tp, sserial_type_change_busy_ebusy);
 	ATF_TP_ADD_TC(tp, sserial_close_times_round_trip);
 	ATF_TP_ADD_TC(tp, sserial_unprivileged_privileged_field_eperm);
 	ATF_TP_ADD_TC(tp, sserial_unprivileged_usr_flags_change);
