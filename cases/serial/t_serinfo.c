@@ -1,12 +1,18 @@
 /* t_serinfo.c: TIOCGSERIAL/TIOCSSERIAL on an 8250 port: what the serial
- * core reports about the UART behind a ttyS. */
+ * core reports about the UART behind a ttyS, and what uart_set_info
+ * (drivers/tty/serial/serial_core.c) accepts, refuses and changes. */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "tp_serial.h"
+
+/* An unprivileged uid that needs no /etc/passwd entry (minimal guests). */
+#define NOBODY_UID 65534
 
 static void
 gserial(int fd, struct serial_struct *ss)
@@ -70,9 +76,451 @@ TP_CASE_ROOT(sserial_round_trip_unchanged, TP_LINUX,
 	ATF_CHECK_EQ(s1.custom_divisor, s0.custom_divisor);
 }
 
+/* ---------------------------------------------------------------- changing it */
+
+/* Every field TIOCGSERIAL reports; a refused TIOCSSERIAL leaves all equal. */
+static void
+check_same(const struct serial_struct *want, const struct serial_struct *got,
+	   const char *what)
+{
+#define SAME(f)                                                                \
+	ATF_CHECK_MSG(got->f == want->f, "%s: " #f " is %lld, was %lld", what, \
+		      (long long)got->f, (long long)want->f)
+	SAME(type);
+	SAME(line);
+	SAME(port);
+	SAME(port_high);
+	SAME(irq);
+	SAME(flags);
+	SAME(xmit_fifo_size);
+	SAME(baud_base);
+	SAME(close_delay);
+	SAME(closing_wait);
+	SAME(custom_divisor);
+	SAME(hub6);
+	SAME(io_type);
+	SAME(iomem_reg_shift);
+#undef SAME
+	ATF_CHECK_MSG(got->iomem_base == want->iomem_base,
+		      "%s: iomem_base is %p, was %p", what,
+		      (void *)got->iomem_base, (void *)want->iomem_base);
+}
+
+/* What a case changed with TIOCSSERIAL is put back (the struct TIOCGSERIAL
+ * returned first) through the case's own descriptor, also when a check
+ * fails: atexit, in the case process only, registered after tp_uart_open's
+ * so that it runs while that descriptor is still open.  It must be the
+ * port's only open: a type change needs the port to itself (EBUSY). */
+static struct {
+	bool armed;
+	int fd;
+	pid_t pid;
+	struct serial_struct ss;
+} restore_to;
+
+static int
+put_back(void)
+{
+	if (!restore_to.armed || getpid() != restore_to.pid)
+		return 0;
+	struct serial_struct ss = restore_to.ss;
+	return ioctl(restore_to.fd, TIOCSSERIAL, &ss) == 0 ? 0 : errno;
+}
+
+static void
+put_back_at_exit(void)
+{
+	put_back();
+	restore_to.armed = false;
+}
+
+/* TIOCGSERIAL of fd into s0, to be restored when the case ends. */
+static void
+save_serial(int fd, struct serial_struct *s0)
+{
+	static bool registered;
+
+	gserial(fd, s0);
+	if (!registered) {
+		atexit(put_back_at_exit);
+		registered = true;
+	}
+	restore_to.fd = fd;
+	restore_to.pid = getpid();
+	restore_to.ss = *s0;
+	restore_to.armed = true;
+}
+
+/* Restore now, where a failure can still fail the case (the exit handler
+ * still restores if a later check fails). */
+static void
+restore_serial(void)
+{
+	int err = put_back();
+	if (err != 0)
+		atf_tc_fail("TIOCSSERIAL back to the original settings: %s",
+			    strerror(err));
+}
+
+/* Kernel lockdown (integrity or confidentiality) refuses a TIOCSSERIAL
+ * that changes the port or irq with EPERM before the driver is asked
+ * (security_locked_down(LOCKDOWN_TIOCSSERIAL)). */
+static bool
+locked_down(void)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+	if (f == NULL)
+		return false;
+	bool got = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	return got && strstr(buf, "[none]") == NULL;
+}
+
+/* TIOCSSERIAL of req must fail with EINVAL; true when it succeeded (the
+ * caller then checks what changed and restores). */
+static bool
+expect_einval(int fd, const struct serial_struct *req, bool port_or_irq,
+	      const char *what)
+{
+	struct serial_struct r = *req;
+	errno = 0;
+	int rc = ioctl(fd, TIOCSSERIAL, &r);
+	if (rc != 0 && errno == EPERM && port_or_irq && locked_down())
+		atf_tc_skip("kernel lockdown refuses %s with EPERM before the "
+			    "driver checks it", what);
+	ATF_CHECK_MSG(rc == -1 && errno == EINVAL,
+		      "TIOCSSERIAL %s: %s, expected EINVAL", what,
+		      rc == 0 ? "success" : strerror(errno));
+	return rc == 0;
+}
+
+/* One request that must be refused: EINVAL, and TIOCGSERIAL reads s0. */
+static void
+refused(int fd, const struct serial_struct *s0, const struct serial_struct *req,
+	bool port_or_irq, const char *what)
+{
+	struct serial_struct s1;
+
+	bool accepted = expect_einval(fd, req, port_or_irq, what);
+	gserial(fd, &s1);
+	check_same(s0, &s1, what);
+	if (accepted)
+		restore_serial(); /* the next request starts from s0 */
+}
+
+/* The port still works: 64 bytes each way across the pair. */
+static void
+carries_data_both_ways(int a, int b)
+{
+	char data[64];
+
+	tp_pattern(data, sizeof(data), 19);
+	tp_serial_transfer(a, b, data, sizeof(data), TP_WAIT_MS,
+			   "64 bytes A to B after the refused TIOCSSERIAL");
+	tp_serial_transfer(b, a, data, sizeof(data), TP_WAIT_MS,
+			   "64 bytes B to A after the refused TIOCSSERIAL");
+}
+
+TP_CASE_ROOT(sserial_refused_type_einval, TP_LINUX,
+	     "TIOCSSERIAL (root) asking an 8250 port for a type the 8250 "
+	     "driver refuses (PORT_CIRRUS, PORT_STARTECH: it has no support "
+	     "for them) fails with EINVAL and leaves the port as it was: "
+	     "TIOCGSERIAL reads the same fields, data still crosses both ways")
+{
+	struct serial_struct s0, req;
+	int a, b;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	save_serial(a, &s0);
+	static const struct {
+		int type;
+		const char *name;
+	} types[] = {{PORT_CIRRUS, "type PORT_CIRRUS"},
+		     {PORT_STARTECH, "type PORT_STARTECH"}};
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		req = s0;
+		req.type = types[i].type;
+		refused(a, &s0, &req, true, types[i].name);
+	}
+	carries_data_both_ways(a, b);
+	restore_serial();
+}
+
+/* No port type has this number: serial_core.h's highest (6.12) is 123. */
+#define TYPE_OUT_OF_RANGE 1000
+
+TP_CASE_ROOT(sserial_type_out_of_range_einval, TP_LINUX,
+	     "TIOCSSERIAL (root) asking an 8250 port for a type number no "
+	     "port type has (1000) fails with EINVAL and leaves the port as "
+	     "it was: TIOCGSERIAL reads the same fields, data still crosses "
+	     "both ways")
+{
+	struct serial_struct s0, req;
+	int a, b;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	save_serial(a, &s0);
+	req = s0;
+	req.type = TYPE_OUT_OF_RANGE;
+	refused(a, &s0, &req, true, "type 1000");
+	carries_data_both_ways(a, b);
+	restore_serial();
+}
+
+TP_CASE_ROOT(sserial_bad_irq_einval, TP_LINUX,
+	     "TIOCSSERIAL (root) asking for an irq that cannot exist (-1, or "
+	     "INT_MAX, beyond nr_irqs) fails with EINVAL and leaves the port "
+	     "as it was: TIOCGSERIAL reads the same fields, data still "
+	     "crosses both ways")
+{
+	struct serial_struct s0, req;
+	int a, b;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	save_serial(a, &s0);
+	static const struct {
+		int irq;
+		const char *name;
+	} bad[] = {{-1, "irq -1"}, {INT_MAX, "irq INT_MAX"}};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		req = s0;
+		req.irq = bad[i].irq;
+		refused(a, &s0, &req, true, bad[i].name);
+	}
+	carries_data_both_ways(a, b);
+	restore_serial();
+}
+
+TP_CASE_ROOT(sserial_low_baud_base_einval, TP_LINUX,
+	     "TIOCSSERIAL (root) with a baud_base below 9600 (0, 4800, 9599) "
+	     "fails with EINVAL and leaves the port as it was: TIOCGSERIAL "
+	     "reads the same fields, data still crosses both ways")
+{
+	struct serial_struct s0, req;
+	int a, b;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	save_serial(a, &s0);
+	static const struct {
+		int baud_base;
+		const char *name;
+	} low[] = {{0, "baud_base 0"}, {4800, "baud_base 4800"},
+		   {9599, "baud_base 9599"}};
+	for (size_t i = 0; i < sizeof(low) / sizeof(low[0]); i++) {
+		req = s0;
+		req.baud_base = low[i].baud_base;
+		refused(a, &s0, &req, false, low[i].name);
+	}
+	carries_data_both_ways(a, b);
+	restore_serial();
+}
+
+TP_CASE_ROOT(sserial_type_change_busy_ebusy, TP_LINUX,
+	     "TIOCSSERIAL (root) changing the port type to one the 8250 "
+	     "supports (PORT_16450) while the port is open twice fails with "
+	     "EBUSY (the port is shut down and set up again only for its sole "
+	     "user) and leaves the port as it was: TIOCGSERIAL reads the same "
+	     "fields")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, req, s1;
+
+	tp_serial_find(tc, &p);
+	int fd = tp_uart_open(p.a, 0);
+	int second = tp_uart_open(p.a, 0);
+	save_serial(fd, &s0);
+	req = s0;
+	req.type = s0.type == PORT_16450 ? PORT_16550A : PORT_16450;
+	struct serial_struct r = req;
+	errno = 0;
+	int rc = ioctl(fd, TIOCSSERIAL, &r);
+	if (rc != 0 && errno == EPERM && locked_down())
+		atf_tc_skip("kernel lockdown refuses a type change with EPERM");
+	ATF_CHECK_MSG(rc == -1 && errno == EBUSY,
+		      "TIOCSSERIAL type %d with the port open twice: %s, "
+		      "expected EBUSY", req.type,
+		      rc == 0 ? "success" : strerror(errno));
+	gserial(fd, &s1);
+	check_same(&s0, &s1, "after the refused type change");
+	/* Restoring a type needs the port to itself. */
+	tp_uart_close(second);
+	restore_serial();
+}
+
+/* Values exact in jiffies at HZ 100, 250, 300 and 1000: 250 ms, 15 s. */
+#define CLOSE_DELAY_CS 25
+#define CLOSING_WAIT_CS 1500
+
+TP_CASE_ROOT(sserial_close_times_round_trip, TP_LINUX,
+	     "TIOCSSERIAL (root) sets close_delay and closing_wait in "
+	     "hundredths of a second and TIOCGSERIAL reads them back as set "
+	     "(25 and 1500), including closing_wait's two special values, "
+	     "ASYNC_CLOSING_WAIT_NONE (65535) and ASYNC_CLOSING_WAIT_INF (0); "
+	     "the other fields stay as they were")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, req, s1;
+
+	tp_serial_find(tc, &p);
+	int fd = tp_uart_open(p.a, 0);
+	save_serial(fd, &s0);
+	static const struct {
+		int close_delay, closing_wait;
+	} set[] = {{CLOSE_DELAY_CS, CLOSING_WAIT_CS},
+		   {CLOSE_DELAY_CS, ASYNC_CLOSING_WAIT_NONE},
+		   {0, ASYNC_CLOSING_WAIT_INF}};
+	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+		char what[80];
+		snprintf(what, sizeof(what), "close_delay %d closing_wait %d",
+			 set[i].close_delay, set[i].closing_wait);
+		req = s0;
+		req.close_delay = set[i].close_delay;
+		req.closing_wait = set[i].closing_wait;
+		struct serial_struct r = req;
+		ATF_REQUIRE_EQ_MSG(ioctl(fd, TIOCSSERIAL, &r), 0,
+				   "TIOCSSERIAL %s: %s", what, strerror(errno));
+		gserial(fd, &s1);
+		check_same(&req, &s1, what);
+	}
+	restore_serial();
+	gserial(fd, &s1);
+	check_same(&s0, &s1, "after restoring");
+}
+
+/* ---------------------------------------------------------------- unprivileged */
+
+/* One TIOCSSERIAL an unprivileged process asks for, and what must come of
+ * it: err 0 for success, else the errno. */
+struct unpriv_req {
+	int fd;
+	struct serial_struct req[8];
+	const char *name[8];
+	int n;
+	int err;
+};
+
+static int
+unprivileged_sserial(void *arg)
+{
+	struct unpriv_req *u = arg;
+
+	if (getuid() == 0 && setuid(NOBODY_UID) != 0)
+		return tp_child_fail("setuid(%d): %s", NOBODY_UID,
+				     strerror(errno));
+	for (int i = 0; i < u->n; i++) {
+		struct serial_struct r = u->req[i];
+		errno = 0;
+		int rc = ioctl(u->fd, TIOCSSERIAL, &r);
+		if (u->err == 0 ? rc != 0 : rc != -1 || errno != u->err)
+			return tp_child_fail("unprivileged TIOCSSERIAL %s: %s, "
+					     "expected %s",
+					     u->name[i],
+					     rc == 0 ? "success" : strerror(errno),
+					     u->err == 0 ? "success"
+							 : strerror(u->err));
+	}
+	return 0;
+}
+
+static void
+run_unprivileged(struct unpriv_req *u, const char *what)
+{
+	struct tp_child c;
+
+	tp_child_start(&c, unprivileged_sserial, u);
+	tp_child_join(&c, TP_WAIT_MS, what);
+}
+
+static void
+add_req(struct unpriv_req *u, const struct serial_struct *r, const char *name)
+{
+	ATF_REQUIRE(u->n < 8);
+	u->req[u->n] = *r;
+	u->name[u->n] = name;
+	u->n++;
+}
+
+TP_CASE_ROOT(sserial_unprivileged_privileged_field_eperm, TP_LINUX,
+	     "TIOCSSERIAL from an unprivileged process (no CAP_SYS_ADMIN: uid "
+	     "65534 in a child) that changes a field only root may change "
+	     "(baud_base, close_delay, closing_wait, xmit_fifo_size, irq, "
+	     "type, a flag outside ASYNC_USR_MASK) fails with EPERM and "
+	     "changes nothing: TIOCGSERIAL reads the same fields")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, r, s1;
+	struct unpriv_req u = {.err = EPERM};
+
+	tp_serial_find(tc, &p);
+	int fd = tp_uart_open(p.a, 0);
+	save_serial(fd, &s0);
+	u.fd = fd;
+	r = s0;
+	r.baud_base = s0.baud_base / 2;
+	add_req(&u, &r, "baud_base halved");
+	r = s0;
+	r.close_delay = s0.close_delay + 10;
+	add_req(&u, &r, "close_delay + 10");
+	r = s0;
+	r.closing_wait = s0.closing_wait == CLOSING_WAIT_CS ? CLOSING_WAIT_CS + 100
+							    : CLOSING_WAIT_CS;
+	add_req(&u, &r, "closing_wait changed");
+	r = s0;
+	r.xmit_fifo_size = s0.xmit_fifo_size == 1 ? 2 : 1;
+	add_req(&u, &r, "xmit_fifo_size changed");
+	r = s0;
+	r.irq = s0.irq + 1;
+	add_req(&u, &r, "irq + 1");
+	r = s0;
+	r.type = s0.type == PORT_16450 ? PORT_16550A : PORT_16450;
+	add_req(&u, &r, "type changed");
+	r = s0;
+	r.flags = s0.flags ^ ASYNC_SKIP_TEST;
+	add_req(&u, &r, "ASYNC_SKIP_TEST toggled");
+	run_unprivileged(&u, "unprivileged TIOCSSERIAL of root's fields");
+	gserial(fd, &s1);
+	check_same(&s0, &s1, "after the refused requests");
+	restore_serial();
+}
+
+TP_CASE_ROOT(sserial_unprivileged_usr_flags_change, TP_LINUX,
+	     "TIOCSSERIAL from an unprivileged process (uid 65534 in a child) "
+	     "may change the flags in ASYNC_USR_MASK (here ASYNC_LOW_LATENCY) "
+	     "and custom_divisor: it succeeds, TIOCGSERIAL reads the new "
+	     "values and every other field as it was")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, r, s1;
+	struct unpriv_req u = {.err = 0};
+
+	tp_serial_find(tc, &p);
+	int fd = tp_uart_open(p.a, 0);
+	save_serial(fd, &s0);
+	u.fd = fd;
+	r = s0;
+	r.flags = s0.flags ^ ASYNC_LOW_LATENCY;
+	r.custom_divisor = s0.custom_divisor + 7;
+	add_req(&u, &r, "ASYNC_LOW_LATENCY toggled, custom_divisor + 7");
+	run_unprivileged(&u, "unprivileged TIOCSSERIAL of user flags");
+	gserial(fd, &s1);
+	check_same(&r, &s1, "after the unprivileged change");
+	restore_serial();
+	gserial(fd, &s1);
+	check_same(&s0, &s1, "after restoring");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, gserial_describes_16550a);
 	ATF_TP_ADD_TC(tp, sserial_round_trip_unchanged);
+	ATF_TP_ADD_TC(tp, sserial_refused_type_einval);
+	ATF_TP_ADD_TC(tp, sserial_type_out_of_range_einval);
+	ATF_TP_ADD_TC(tp, sserial_bad_irq_einval);
+	ATF_TP_ADD_TC(tp, sserial_low_baud_base_einval);
+	ATF_TP_ADD_TC(tp, sserial_type_change_busy_ebusy);
+	ATF_TP_ADD_TC(tp, sserial_close_times_round_trip);
+	ATF_TP_ADD_TC(tp, sserial_unprivileged_privileged_field_eperm);
+	ATF_TP_ADD_TC(tp, sserial_unprivileged_usr_flags_change);
 	return atf_no_error();
 }
