@@ -11,7 +11,6 @@
  * TIOCGICOUNT and TIOCMGET and compares the whole line. */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -75,28 +74,6 @@ expected_line(const struct serial_struct *ss,
 		}
 }
 
-/* The raw line of port `line` (without its newline); false if absent. */
-static bool
-proc_line(int line, char *out, size_t len)
-{
-	char buf[512];
-	FILE *f = fopen("/proc/tty/driver/serial", "r");
-
-	if (f == NULL)
-		atf_tc_fail("/proc/tty/driver/serial: %s", strerror(errno));
-	bool found = false;
-	while (!found && fgets(buf, sizeof(buf), f) != NULL) {
-		char *end;
-		if (strtol(buf, &end, 10) == line && *end == ':' && end != buf) {
-			buf[strcspn(buf, "\n")] = '\0';
-			snprintf(out, len, "%s", buf);
-			found = true;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 static bool
 same_icount(const struct serial_icounter_struct *x,
 	    const struct serial_icounter_struct *y)
@@ -118,17 +95,21 @@ expect_line(int fd, const char *what)
 	long long end = tp_now_ms() + TP_WAIT_MS;
 	int step = 0;
 
+	struct tp_serial_proc pr;
+	char name[32], why[160];
+
 	memset(&ss, 0, sizeof(ss));
 	if (ioctl(fd, TIOCGSERIAL, &ss) != 0)
 		atf_tc_fail("TIOCGSERIAL: %s", strerror(errno));
+	/* tp_serial_proc finds the line by the number in a tty name. */
+	snprintf(name, sizeof(name), "ttyS%d", ss.line);
 	tp_waiting_for(what);
 	do {
 		tp_uart_icount(fd, &ic);
 		int lines = tp_uart_mget(fd);
-		bool have = proc_line(ss.line, got, sizeof(got));
+		bool have = tp_serial_proc(name, &pr, why, sizeof(why));
 		tp_uart_icount(fd, &ic2);
-		if (!have)
-			snprintf(got, sizeof(got), "(no line %d)", ss.line);
+		snprintf(got, sizeof(got), have ? "%s" : "(%s)", have ? pr.text : why);
 		if (same_icount(&ic, &ic2) && lines == tp_uart_mget(fd)) {
 			expected_line(&ss, &ic, lines, want, sizeof(want));
 			if (have && strcmp(got, want) == 0)
