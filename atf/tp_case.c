@@ -88,6 +88,12 @@ tp_config_long(const atf_tc_t *tc, const char *name, long dflt)
 	return n;
 }
 
+long
+tp_eio_attempts(const atf_tc_t *tc)
+{
+	return tp_config_long(tc, "eio_strict", 0) ? 1 : TP_EIO_ATTEMPTS;
+}
+
 long long
 tp_now_ms(void)
 {

@@ -112,6 +112,11 @@ void tp_fixture_path(const atf_tc_t *tc, const char *name, char *out,
 
 /* A case-level tunable from Kyua config (-v name=value), with a default. */
 long tp_config_long(const atf_tc_t *tc, const char *name, long dflt);
+/* How many times a close story may meet the known early EIO (README,
+ * "Kernel findings": EIO while the writer's last bytes are still queued)
+ * before it fails: TP_EIO_ATTEMPTS, or 1 under -v eio_strict=1. */
+#define TP_EIO_ATTEMPTS 3
+long tp_eio_attempts(const atf_tc_t *tc);
 
 /* Milliseconds on the monotonic clock. */
 long long tp_now_ms(void);

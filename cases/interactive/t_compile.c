@@ -12,7 +12,7 @@
  * EIO while the writer's last push is still queued, when that push and
  * the writer's exit land during the reader's flush_work; the bytes come on
  * the next read.  Rare on hardware, a few times per thousand compiles in a
- * TCG guest.  A compile that ends so is tried again (COMPILE_ATTEMPTS in
+ * TCG guest.  A compile that ends so is tried again (TP_EIO_ATTEMPTS in
  * all) and fails only when every attempt does, so a kernel that drops the
  * flush altogether still fails; kyua -v eio_strict=1 fails at the
  * first, to hunt the race (pty/t_overread does the same).  Bytes that never come fail at once.
@@ -30,8 +30,6 @@
  * rounds keep a case under 2 s on the host and ~40 s under TCG. */
 #define COMPILE_ITERATIONS 5
 #define COMPILE_TIMEOUT_S 300
-/* Tries of one compile that ends in the known early EIO (header). */
-#define COMPILE_ATTEMPTS 3
 
 static const long sizes[] = {1, 10, 100, 1000, 5000};
 
@@ -151,7 +149,7 @@ static void
 compile(const atf_tc_t *tc, long n, long maxlen, const char *mode, long round)
 {
 	char early[1200];
-	long attempts = tp_config_long(tc, "eio_strict", 0) ? 1 : COMPILE_ATTEMPTS;
+	long attempts = tp_eio_attempts(tc);
 	for (long a = 1; a <= attempts; a++) {
 		if (compile_once(tc, n, maxlen, mode, round, early, sizeof(early)))
 			return;

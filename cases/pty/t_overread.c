@@ -77,10 +77,6 @@ write_records(void *arg)
 	return 0;
 }
 
-/* Tries of an exchange that ends in the known early EIO (README, "Kernel
- * findings"; interactive/t_compile.c): the rest comes on the next read. */
-#define RECORD_ATTEMPTS 3
-
 /* One exchange: a child writes the records to the raw slave and exits;
  * the case reads the master in reads of bufsize bytes until EIO.  True
  * when the reads ended with every byte; false, with the story in early,
@@ -146,7 +142,7 @@ read_records_with(const atf_tc_t *tc, size_t bufsize)
 	char *out = malloc(total), *in = malloc(total);
 	ATF_REQUIRE(out != NULL && in != NULL);
 	tp_pattern(out, total, RECORD_SEED);
-	long attempts = tp_config_long(tc, "eio_strict", 0) ? 1 : RECORD_ATTEMPTS;
+	long attempts = tp_eio_attempts(tc);
 	bool whole = false;
 	for (long k = 1; k <= attempts && !whole; k++) {
 		whole = records_once(bufsize, out, in, total, early, sizeof(early));
