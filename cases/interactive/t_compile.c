@@ -15,7 +15,8 @@
  * TCG guest.  A compile that ends so is tried again (TP_EIO_ATTEMPTS in
  * all) and fails only when every attempt does, so a kernel that drops the
  * flush altogether still fails; kyua -v eio_strict=1 fails at the
- * first, to hunt the race (pty/t_overread does the same).  Bytes that never come fail at once.
+ * first, to hunt the race (pty/t_overread does the same).  Bytes that
+ * never come fail at once.
  */
 #include <errno.h>
 #include <stdio.h>
