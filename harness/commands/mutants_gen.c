@@ -713,24 +713,17 @@ static int reopen_verdicts(struct gen *g, const unsigned char *pick, bool surviv
  * cases.  A case that failed once and passes on the next boot is a flaky
  * case or a race the mutant seldom loses, and neither may raise the score.
  * 1 when a killer failed again, 0 when all passed, -1 when the second boot
- * said nothing (it did not reach the suite, or was interrupted). */
+ * said nothing (it did not reach the suite, or was interrupted).  The
+ * caller has set m's id on the kernel command line and its deadlines. */
 static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
-			const struct kr_result *base, struct mutant *m, int deadline,
-			const char *killers)
+			const struct kr_result *base, struct mutant *m, const char *killers)
 {
 	char tag[200], safe[180];
 	safe_name(m->key, safe, sizeof safe);
 	snprintf(tag, sizeof tag, "%s.again", safe);
 	ku_progress("mutants: %s: killed by %s; once more with those cases", m->key, killers);
-	char args[64];
-	snprintf(args, sizeof args, "ttypot_mutant=%u", m->id);
-	setenv("TTYPOT_KERNEL_ARGS", args, 1);
-	int saved = e->deadline_s;
-	e->deadline_s = deadline;
 	struct kr_result r;
 	kr_run(e, ki, tag, killers, base->col, true, &r);
-	e->deadline_s = saved;
-	unsetenv("TTYPOT_KERNEL_ARGS");
 	m->secs += r.wall_s;
 	int rc = -1;
 	if (r.begun && !kr_interrupted) {
@@ -785,10 +778,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 			    : r.end == RUN_TIMEOUT ? "boot past its deadline" : "no start", r.err);
 		col_free(r.col);
 	}
-	e->deadline_s = saved;
-	unsetenv("TTYPOT_KERNEL_ARGS");
 	m->secs = r.wall_s;
-	int boot_deadline = e->boot_deadline_s;
 	struct rbuf killers = {0};
 	size_t nk = 0;
 	for (size_t i = 0; r.begun && i < r.col->ncases; i++)
@@ -796,7 +786,9 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 			rbuf_addf(&killers, "%s%s", killers.len ? " " : "", r.col->cases[i].id);
 	int again = -1; /* the killers on a second boot: 1 failed again, 0 passed */
 	if (nk && r.end != RUN_TIMEOUT && !kr_interrupted)
-		again = confirm_kill(e, ki, base, m, deadline, rbuf_str(&killers));
+		again = confirm_kill(e, ki, base, m, rbuf_str(&killers));
+	e->deadline_s = saved;
+	unsetenv("TTYPOT_KERNEL_ARGS");
 	if (kr_interrupted) {
 		/* stays pending: --resume runs it again */
 	} else if (again == 0) {
@@ -805,7 +797,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	} else if (r.end == RUN_TIMEOUT && !r.begun) {
 		m->status = MS_KILLED_TIMEOUT;
 		snprintf(m->reason, sizeof m->reason, "no suite within the boot deadline of %d s "
-			 "(id 0 boots in %.0f s), twice", boot_deadline, base->boot_s);
+			 "(id 0 boots in %.0f s), twice", e->boot_deadline_s, base->boot_s);
 	} else if (r.end == RUN_TIMEOUT) {
 		m->status = MS_KILLED_TIMEOUT;
 		snprintf(m->reason, sizeof m->reason, "no end within %d s (its programs take "
