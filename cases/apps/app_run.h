@@ -397,11 +397,11 @@ app_run(const atf_tc_t *tc, const char *const argv[],
 	return st;
 }
 
-/* Check that text holds lines "1".."n" in order, each exactly once, as
- * seq prints them, at its start; returns the offset after them.  A failure names the first line that is
- * wrong and how many arrived. */
-static inline size_t
-app_check_seq(const char *text, long n, const char *what)
+/* Whether text starts with lines "1".."n" in order, each exactly once,
+ * as seq prints them: the offset after them, or -1 with why (the first
+ * line that is wrong and what stands there) in msg. */
+static inline long
+app_seq_prefix(const char *text, long n, char *msg, size_t msglen)
 {
 	const char *p = text;
 	for (long i = 1; i <= n; i++) {
@@ -409,14 +409,25 @@ app_check_seq(const char *text, long n, const char *what)
 		int wl = snprintf(want, sizeof want, "%ld\n", i);
 		if (strncmp(p, want, (size_t)wl) != 0) {
 			const char *eol = strchr(p, '\n');
-			atf_tc_fail("%s: line %ld of %ld is \"%s\", want \"%ld\"%s",
-				    what, i, n,
-				    tp_esc(p, eol ? (size_t)(eol - p) : strlen(p)), i,
-				    *p ? "" : " (the output ends there: the tail was lost)");
+			snprintf(msg, msglen, "line %ld of %ld is \"%s\", want \"%ld\"%s",
+				 i, n, tp_esc(p, eol ? (size_t)(eol - p) : strlen(p)), i,
+				 *p ? "" : " (the output ends there: the tail was lost)");
+			return -1;
 		}
 		p += wl;
 	}
-	return (size_t)(p - text);
+	return (long)(p - text);
+}
+
+/* The same, failing the case (naming what) when the lines are not there. */
+static inline size_t
+app_check_seq(const char *text, long n, const char *what)
+{
+	char msg[400];
+	long off = app_seq_prefix(text, n, msg, sizeof msg);
+	if (off < 0)
+		atf_tc_fail("%s: %s", what, msg);
+	return (size_t)off;
 }
 
 #endif

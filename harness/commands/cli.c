@@ -260,10 +260,9 @@ static const struct {
 	  "Merges matrix.json files (e.g. from several machines) into one matrix.\n" },
 };
 
-/* --vars "a=1,b=x" as Kyua words "-v test_suites.ttypot.a=1 -v ...".  The
- * guest's run-suite.sh splits them at blanks, so names and values are
- * limited to characters that survive that. */
-static int kyua_vars(const char *vars, char **out, char *err, size_t errlen)
+/* The guest's run-suite.sh splits the words at blanks, so names and values
+ * are limited to characters that survive that. */
+int cli_kyua_vars(const char *vars, char **out, char *err, size_t errlen)
 {
 	static const char name_ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				      "0123456789_";
@@ -390,7 +389,7 @@ int cli_parse(int argc, char **argv, struct cli *o, char *err, size_t errlen)
 			 "arm64/aarch64, ppc64le/ppc64el)", o->arch);
 		return -1;
 	}
-	if (o->vars && kyua_vars(o->vars, &o->kyua_vars, err, errlen) < 0)
+	if (o->vars && cli_kyua_vars(o->vars, &o->kyua_vars, err, errlen) < 0)
 		return -1;
 	if ((o->cmd == CMD_REPORT || o->cmd == CMD_MERGE) && !o->nargs) {
 		snprintf(err, errlen, "%s needs at least one input file", cmd);

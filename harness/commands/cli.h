@@ -108,4 +108,8 @@ int cli_parse(int argc, char **argv, struct cli *o, char *err, size_t errlen);
 /* The help of matrix, run, report or merge (name), or of them all (NULL). */
 void cli_usage(FILE *f, const char *name);
 
+/* --vars "a=1,b=x" as Kyua words "-v test_suites.ttypot.a=1 -v ..."
+ * (malloc'd in *out, NULL for none); 0, or -1 naming the bad pair. */
+int cli_kyua_vars(const char *vars, char **out, char *err, size_t errlen);
+
 #endif

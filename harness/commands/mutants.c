@@ -373,7 +373,7 @@ static void write_reports(const char *outdir, const struct kr_result *base,
 }
 
 struct mopts {
-	const char *outdir, *cache, *suite, *cases;
+	const char *outdir, *cache, *suite, *cases, *vars;
 	int runs, race_runs, deadline_s;
 	bool stop_on_kill;
 	char **patches;
@@ -402,6 +402,8 @@ static int mutants_parse(int argc, char **argv, struct mopts *o)
 		cli_opt_cache(&o->cache),
 		cli_opt_suite(&o->suite),
 		cli_opt_deadline(&o->deadline_s),
+		{ "vars", 0, OPT_STR, &o->vars, 0, "NAME=VALUE,...",
+		  "Kyua variables for the cases in every run (e.g. apps_rounds=20)" },
 		CLI_OPT_END,
 	};
 	enum cli_verdict v = cli_command(argc, argv, opts, "[OPTIONS] [PATCH...]", mutants_more,
@@ -536,6 +538,16 @@ int cmd_mutants(int argc, char **argv)
 		free(o.patches);
 		return 2;
 	}
+	char *vars = NULL;
+	if (o.vars && cli_kyua_vars(o.vars, &vars, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: mutants: %s\n", err);
+		kr_env_free(&e);
+		free(o.patches);
+		return 2;
+	}
+	e.kyua_vars = vars;
+	if (vars)
+		ku_progress("mutants: every run with the Kyua variables %s", o.vars);
 	struct idlist paths = {0};
 	if (o.npatches)
 		for (int i = 0; i < o.npatches; i++)
@@ -710,5 +722,6 @@ out:
 	free(mv);
 	idlist_free(&paths);
 	kr_env_free(&e);
+	free(vars);
 	return rc;
 }

@@ -183,7 +183,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	long nexpected = 0;
 	for (size_t i = 0; i < e->expected.n; i++)
 		nexpected += case_selected(filter, e->expected.v[i]);
-	struct run_opts ro = { e->suite, e->initramfs, filter, e->deadline_s, NULL,
+	struct run_opts ro = { e->suite, e->initramfs, filter, e->deadline_s, e->kyua_vars,
 			       e->boot_deadline_s };
 	struct detached_paths dp = { results, console, outcome, tmpdir };
 	double t0 = proc_now();

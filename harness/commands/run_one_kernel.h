@@ -33,6 +33,7 @@ struct kr_env {
 	int deadline_s;          /* per boot */
 	int boot_deadline_s;     /* to the suite's start, per boot; 0 none */
 	bool quiet;              /* no per-case progress lines */
+	const char *kyua_vars;   /* extra Kyua "-v" words for every run, or NULL */
 };
 
 /* 0, or -1 with a message (exit 2 / 125 material). */
