@@ -741,6 +741,32 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
 
 /* Boot the schemata kernel as mutant m with its programs; record what
  * happened in m. */
+/* What a kernel that panicked said first, from its console tail: the
+ * first "BUG:", "Oops", "general protection" or "Kernel panic" line (its
+ * timestamp dropped) and the function in the RIP/PC line; "" when none. */
+static void panic_said(const struct column *c, char *out, size_t n)
+{
+	static const char *const marks[] = { "BUG: ", "Oops", "general protection",
+					      "Kernel panic" };
+	out[0] = 0;
+	const char *t = c->console_tail ? c->console_tail : "";
+	for (const char *l = t; *l && !out[0];) {
+		size_t len = strcspn(l, "\n");
+		for (size_t i = 0; i < sizeof marks / sizeof *marks && !out[0]; i++) {
+			const char *m = memmem(l, len, marks[i], strlen(marks[i]));
+			if (m)
+				snprintf(out, n, "%.*s", (int)(len - (size_t)(m - l)), m);
+		}
+		l += len + (l[len] == '\n');
+	}
+	const char *rip = strstr(t, "RIP: 0010:");
+	if (out[0] && rip) {
+		rip += strlen("RIP: 0010:");
+		size_t used = strlen(out);
+		snprintf(out + used, n - used, " in %.*s", (int)strcspn(rip, " \n"), rip);
+	}
+}
+
 static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		       const struct kr_result *base, struct mutant *m)
 {
@@ -773,9 +799,12 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		    (r.end != RUN_ERROR && r.end != RUN_PANIC && r.end != RUN_TIMEOUT) ||
 		    kr_interrupted || attempt == 2)
 			break;
+		char said[240];
+		panic_said(r.col, said, sizeof said);
 		ku_progress("mutants: %s: %s before the suite (%s): once more", m->key,
 			    r.end == RUN_PANIC ? "kernel panic"
-			    : r.end == RUN_TIMEOUT ? "boot past its deadline" : "no start", r.err);
+			    : r.end == RUN_TIMEOUT ? "boot past its deadline" : "no start",
+			    said[0] ? said : r.err[0] ? r.err : "nothing on the console says why");
 		col_free(r.col);
 	}
 	m->secs = r.wall_s;
@@ -817,8 +846,10 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		snprintf(m->reason, sizeof m->reason, "kernel warning: %.200s%s", what, progs);
 	} else if (!r.begun && r.end == RUN_PANIC) {
 		m->status = MS_KILLED;
+		char said[240];
+		panic_said(r.col, said, sizeof said);
 		snprintf(m->reason, sizeof m->reason, "kernel panic before the suite started, "
-			 "twice");
+			 "twice%s%s", said[0] ? ": " : "", said);
 	} else if (!r.begun) {
 		m->status = MS_ERROR;
 		snprintf(m->reason, sizeof m->reason, "no suite: %s %.250s",
