@@ -4,7 +4,7 @@
  * Closing the master hangs the slave up (tty_vhangup): the session leader
  * gets SIGHUP (and SIGCONT), every open slave descriptor reads 0 and writes
  * EIO, and the session loses its controlling tty.  The foreground process
- * group gets its SIGHUP when the controlling process then exits.
+ * group gets its SIGHUP only when the controlling process then exits.
  * TIOCVHANGUP and vhangup() (CAP_SYS_ADMIN) do the same without a close.
  * Job-control children setsid(): they escape Kyua's process-group kill, so
  * each case reaps them itself (tp_child_* and tp_track).
@@ -276,7 +276,25 @@ struct fg_arg {
 	struct tp_pty *p;
 	int ready_w;  /* the fg process writes its pid once it is foreground */
 	int report_w; /* the fg process writes 'H' when SIGHUP arrives */
+	int query_r;  /* -1, or: one byte here asks the fg process whether a
+			 SIGHUP is pending now ('H') or not ('N') */
+	bool leader_lives; /* the leader ignores SIGHUP and outlives the hangup */
 };
+
+/* The answer to a query on a->query_r: 'H' when SIGHUP (blocked) is
+ * pending, 'N' when not; 'T' when no query came in time. */
+static char
+sighup_pending_on_query(struct fg_arg *a)
+{
+	char q;
+	sigset_t pend;
+	if (!(tp_poll1(a->query_r, POLLIN, TP_WAIT_MS) & (POLLIN | POLLHUP)) ||
+	    read(a->query_r, &q, 1) != 1)
+		return 'T';
+	if (sigpending(&pend) != 0)
+		return 'E';
+	return sigismember(&pend, SIGHUP) ? 'H' : 'N';
+}
 
 static int
 fg_member(struct fg_arg *a)
@@ -301,10 +319,15 @@ fg_member(struct fg_arg *a)
 	}
 	if (write(a->ready_w, &me, sizeof(me)) != sizeof(me))
 		_exit(4);
-	int sig;
-	while ((sig = sigtimedwait(&set, NULL, &ts)) < 0 && errno == EINTR)
-		;
-	char r = sig == SIGHUP ? 'H' : 'T';
+	char r;
+	if (a->query_r >= 0) {
+		r = sighup_pending_on_query(a);
+	} else {
+		int sig;
+		while ((sig = sigtimedwait(&set, NULL, &ts)) < 0 && errno == EINTR)
+			;
+		r = sig == SIGHUP ? 'H' : 'T';
+	}
 	if (write(a->report_w, &r, 1) != 1)
 		_exit(5);
 	_exit(0);
@@ -316,8 +339,9 @@ leader_with_fg_job(void *arg)
 	struct fg_arg *a = arg;
 	struct leader_arg la = {.p = a->p};
 
-	/* The hangup must kill us, whatever disposition we inherited. */
-	signal(SIGHUP, SIG_DFL);
+	/* The hangup must kill us, whatever disposition we inherited, unless
+	 * the case wants a controlling process that lives on. */
+	signal(SIGHUP, a->leader_lives ? SIG_IGN : SIG_DFL);
 	if (become_ctty_leader(&la))
 		return 1;
 	pid_t fg = fork();
@@ -334,8 +358,8 @@ leader_with_fg_job(void *arg)
 	signal(SIGTTOU, SIG_IGN);
 	if (tcsetpgrp(a->p->slave, fg) != 0)
 		return tp_child_fail("tcsetpgrp: %s", strerror(errno));
-	/* Default SIGHUP action: the hangup kills us; the alarm from
-	 * tp_child_start bounds this wait. */
+	/* Default SIGHUP action: the hangup kills us (ignored: the case
+	 * kills us); the alarm from tp_child_start bounds this wait. */
 	for (;;)
 		pause();
 }
@@ -357,7 +381,8 @@ TP_CASE(foreground_pgrp_gets_sighup, TP_POSIX,
 	tp_pty_open(&p, TP_COOKED);
 	if (pipe2(rp, O_CLOEXEC) != 0 || pipe2(rr, O_CLOEXEC) != 0)
 		atf_tc_fail("pipe2: %s", strerror(errno));
-	struct fg_arg a = {.p = &p, .ready_w = rp[1], .report_w = rr[1]};
+	struct fg_arg a = {.p = &p, .ready_w = rp[1], .report_w = rr[1],
+			   .query_r = -1};
 	tp_child_start(&c, leader_with_fg_job, &a);
 	close(rp[1]);
 	close(rr[1]);
@@ -380,6 +405,55 @@ TP_CASE(foreground_pgrp_gets_sighup, TP_POSIX,
 		      "foreground job: status 0x%x", (unsigned)st);
 	close(rp[0]);
 	close(rr[0]);
+	tp_pty_close(&p);
+}
+
+TP_CASE(foreground_pgrp_spared_while_leader_lives, TP_LINUX,
+	"When the master closes, the hangup signals only the controlling "
+	"process: a foreground process group of the same session gets no "
+	"SIGHUP from it while the controlling process (here one that "
+	"ignores SIGHUP) lives on")
+{
+	struct tp_pty p;
+	struct tp_child c;
+	int rp[2], rr[2], rq[2];
+	pid_t fg;
+	char r;
+
+	/* The fg process outlives its parent: become its reaper. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+		atf_tc_fail("PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+	tp_pty_open(&p, TP_COOKED);
+	if (pipe2(rp, O_CLOEXEC) != 0 || pipe2(rr, O_CLOEXEC) != 0 ||
+	    pipe2(rq, O_CLOEXEC) != 0)
+		atf_tc_fail("pipe2: %s", strerror(errno));
+	struct fg_arg a = {.p = &p, .ready_w = rp[1], .report_w = rr[1],
+			   .query_r = rq[0], .leader_lives = true};
+	tp_child_start(&c, leader_with_fg_job, &a);
+	close(rp[1]);
+	close(rr[1]);
+	close(rq[0]);
+	tp_read_exact(rp[0], &fg, sizeof(fg), sizeof(fg),
+		      "foreground job ready");
+	tp_track(fg);
+	/* The hangup runs inside this close (pty_close -> tty_vhangup): every
+	 * signal it sends is pending once close returns. */
+	tp_close_master(&p);
+	tp_write_all(rq[1], "?", 1, "query to the foreground job");
+	tp_read_exact(rr[0], &r, 1, 1, "foreground job's answer: SIGHUP pending?");
+	ATF_CHECK_MSG(r == 'N', "foreground job after the hangup: %s",
+		      r == 'H' ? "SIGHUP pending, though the controlling process "
+				 "lives on" : "no answer to the query");
+	ATF_CHECK_MSG(!tp_has_exited(c.pid), "the SIGHUP-ignoring controlling "
+		      "process exited on the hangup");
+	kill(c.pid, SIGKILL);
+	tp_child_reap(&c, TP_WAIT_MS, "controlling process after SIGKILL");
+	int st = tp_wait_exit(fg, TP_WAIT_MS, "foreground job exit");
+	ATF_CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "foreground job: status 0x%x", (unsigned)st);
+	close(rp[0]);
+	close(rr[0]);
+	close(rq[1]);
 	tp_pty_close(&p);
 }
 
@@ -532,6 +606,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, hung_up_slave_read_eof_write_eio);
 	ATF_TP_ADD_TC(tp, sighup_ignored_leader_survives);
 	ATF_TP_ADD_TC(tp, foreground_pgrp_gets_sighup);
+	ATF_TP_ADD_TC(tp, foreground_pgrp_spared_while_leader_lives);
 	ATF_TP_ADD_TC(tp, tiocvhangup_hangs_up_other_fds);
 	ATF_TP_ADD_TC(tp, vhangup_syscall_hangs_up_ctty);
 	return atf_no_error();

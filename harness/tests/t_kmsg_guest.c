@@ -129,8 +129,9 @@ ATF_TC(warning_and_taint_attributed);
 ATF_TC_HEAD(warning_and_taint_attributed, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "A guest case that sets TAINT_USER and writes a "
-			  "WARNING line to /dev/kmsg: the column's kernel warnings hold that "
-			  "line and the new flag, both attributed to the case, and matrix.md "
+			  "WARNING line and a tty count-check line to /dev/kmsg: the column's "
+			  "kernel warnings hold both lines and the new flag, all attributed to the "
+			  "case, and matrix.md "
 			  "says so although every cell passes");
 	atf_tc_set_md_var(tc, "timeout", "900");
 	atf_tc_set_md_var(tc, "require.progs", "qemu-system-x86_64 apt-get dpkg-deb cpio");
@@ -144,9 +145,11 @@ ATF_TC_BODY(warning_and_taint_attributed, tc)
 	const struct column *c = m.cols[0];
 	all_pass(c, 10);
 	ATF_CHECK_STREQ(c->kmsg_mode, "boot");
-	const struct kwarn *line = NULL, *flag = NULL;
+	const struct kwarn *line = NULL, *flag = NULL, *count = NULL;
 	for (size_t i = 0; i < c->nkw; i++) {
 		const struct kwarn *w = &c->kw[i];
+		if (w->kind == KW_KMSG && strstr(w->text, "tty->count(2) != (#fd's(1)"))
+			count = w;
 		if (w->kind == KW_KMSG && strstr(w->text, "WARNING: CPU: 0 PID: ") &&
 		    strstr(w->text, "t_kmsg_warn.c warns_and_taints"))
 			line = w;
@@ -156,6 +159,10 @@ ATF_TC_BODY(warning_and_taint_attributed, tc)
 	ATF_CHECK_MSG(line != NULL, "no kernel warning holds the WARNING line (%zu warnings)",
 		      c->nkw);
 	ATF_CHECK_MSG(flag != NULL, "no kernel warning holds the new TAINT_USER flag");
+	ATF_CHECK_MSG(count != NULL, "no kernel warning holds the tty count-check line");
+	if (count)
+		ATF_CHECK_MSG(listed(count, WARNS), "the tty count-check line is not "
+			      "attributed to " WARNS);
 	if (line) {
 		ATF_CHECK_MSG(listed(line, WARNS), "the WARNING line is not attributed to " WARNS);
 		ATF_CHECK(line->ktime > 0 && line->to > 0);

@@ -71,7 +71,8 @@ ATF_TC(warns_and_taints);
 ATF_TC_HEAD(warns_and_taints, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "Sets TAINT_USER and writes a WARNING-shaped "
-			  "line to the kernel log, as a kernel fault would");
+			  "line and a tty count-check line to the kernel log, as "
+			  "kernel faults would");
 	atf_tc_set_md_var(tc, "require.user", "root");
 }
 ATF_TC_BODY(warns_and_taints, tc)
@@ -84,6 +85,11 @@ ATF_TC_BODY(warns_and_taints, tc)
 	snprintf(line, sizeof line, "<4>WARNING: CPU: 0 PID: %d at "
 		 "harness/tests/guest/t_kmsg_warn.c warns_and_taints (a test line, "
 		 "not a kernel fault)\n", (int)getpid());
+	put("/dev/kmsg", line);
+	/* The shape of the tty layer's own count check (check_tty_count). */
+	snprintf(line, sizeof line, "<4>tty pts99: tty_release: tty->count(2) != "
+		 "(#fd's(1) + #kopen's(0)) (a test line from t_kmsg_warn.c, not a "
+		 "kernel fault)\n");
 	put("/dev/kmsg", line);
 }
 
