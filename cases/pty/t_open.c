@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <termios.h>
 #include <unistd.h>
@@ -21,6 +22,9 @@
 #define MANY_PAIRS 64
 /* Linux: UNIX98 pty slaves are char major 136, minor = pty index. */
 #define PTS_MAJOR 136
+/* ... and their masters char major 128 (the ptm driver), reached only
+ * through /dev/ptmx. */
+#define PTM_MAJOR 128
 
 static int
 open_master(int extra_flags)
@@ -268,6 +272,60 @@ TP_CASE(slave_open_before_unlockpt_eio, TP_LINUX,
 	s = open_slave(path);
 	close(s);
 	close(m);
+}
+
+/* open() of a master's own device node: its errno, and whether it came
+ * back at once (a retrying open returns only when a signal is pending,
+ * here the nudge after TP_WAIT_MS). */
+static int
+open_ptm_node(const char *node, long long *ms)
+{
+	timer_t t = tp_nudge_start(TP_WAIT_MS);
+	long long t0 = tp_now_ms();
+	errno = 0;
+	int fd = open(node, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	int err = fd < 0 ? errno : 0;
+	*ms = tp_now_ms() - t0;
+	tp_nudge_stop(t);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 ? 0 : err;
+}
+
+TP_CASE_ROOT(master_device_node_open_eio, TP_LINUX,
+	"A pty master opens only through /dev/ptmx: opening its own device "
+	"node (char 128:N, made with mknod) fails with EIO at once, while "
+	"the pair is open and after it is gone")
+{
+	struct tp_pty p;
+	char node[64];
+	unsigned n;
+	long long ms;
+
+	tp_pty_open(&p, TP_COOKED);
+	ATF_REQUIRE(ioctl(p.master, TIOCGPTN, &n) == 0);
+	snprintf(node, sizeof node, "ptm-%u", n);
+	if (mknod(node, S_IFCHR | 0600, makedev(PTM_MAJOR, n)) != 0)
+		atf_tc_skip("mknod of a char device: %s", strerror(errno));
+	struct statvfs vfs;
+	if (statvfs(".", &vfs) == 0 && (vfs.f_flag & ST_NODEV)) {
+		unlink(node);
+		atf_tc_skip("the work directory is on a nodev mount");
+	}
+	const char *when[] = { "with the pair open", "after the pair is closed" };
+	for (int i = 0; i < 2; i++) {
+		if (i == 1) {
+			tp_pty_close(&p);
+			tp_wait_path_gone(p.name, "the closed pair's slave node");
+		}
+		int err = open_ptm_node(node, &ms);
+		ATF_CHECK_MSG(err == EIO, "open of master node 128:%u %s: %s, "
+			      "want EIO", n, when[i], err ? strerror(err) : "success");
+		ATF_CHECK_MSG(ms < TP_WAIT_MS, "open of master node 128:%u %s "
+			      "returned only after %lld ms, when a signal came",
+			      n, when[i], ms);
+	}
+	unlink(node);
 }
 
 TP_CASE(ptsname_matches_tiocgptn, TP_LINUX,
@@ -744,6 +802,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, master_never_becomes_ctty);
 	ATF_TP_ADD_TC(tp, slave_ctty_only_without_noctty);
 	ATF_TP_ADD_TC(tp, slave_open_before_unlockpt_eio);
+	ATF_TP_ADD_TC(tp, master_device_node_open_eio);
 	ATF_TP_ADD_TC(tp, ptsname_matches_tiocgptn);
 	ATF_TP_ADD_TC(tp, non_master_fds_rejected);
 	ATF_TP_ADD_TC(tp, grantpt_unlockpt_twice_ok);
