@@ -1,11 +1,14 @@
 /* t_winch.c: TIOCSWINSZ on a pty raises SIGWINCH in the slave's foreground
- * process group, only when the size really changes.
+ * process group, only when the size really changes.  The kernel sends it
+ * (si_code SI_KERNEL), not the resizing process, so it reaches a job that
+ * process could not signal itself (a terminal emulator's `sudo vim`).
  *
  * The signal is sent from inside the ioctl, so once the case's TIOCSWINSZ
  * has returned, a SIGWINCH that was going to be sent is already pending in
  * the child: the "no signal" check is a sigpending() after a pipe step,
  * not a timed window. */
 #include <errno.h>
+#include <grp.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -144,10 +147,101 @@ TP_CASE(winsize_shared_by_both_sides, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+/* The other user of resized_by_another_user: nobody. */
+#define OTHER_UID 65534
+
+struct resize {
+	struct tp_pty p;
+	struct tp_sync s;
+	bool drop;  /* the resizer gives up root first */
+};
+
+/* The foreground job: 'r' once the slave is its ctty, then the first
+ * SIGWINCH's si_code must say the kernel sent it. */
+static int
+winch_info_child(void *arg)
+{
+	struct resize *r = arg;
+	sigset_t set;
+	siginfo_t si;
+	struct timespec ts = {.tv_sec = TP_WAIT_MS / 1000};
+
+	tp_child_sync_side(&r->s);
+	sigemptyset(&set);
+	sigaddset(&set, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (tp_child_take_ctty(r->p.slave) || tp_child_post(&r->s, 'r'))
+		return 1;
+	int sig;
+	while ((sig = sigtimedwait(&set, &si, &ts)) < 0 && errno == EINTR)
+		;
+	if (sig != SIGWINCH)
+		return tp_child_fail("no SIGWINCH within %d ms of a resize by %s",
+				     TP_WAIT_MS, r->drop ? "another user" : "the case");
+	if (si.si_code != SI_KERNEL)
+		return tp_child_fail("SIGWINCH si_code %d (si_pid %d), want "
+				     "SI_KERNEL: sent as by the resizing process",
+				     si.si_code, (int)si.si_pid);
+	return 0;
+}
+
+/* The resizer: TIOCSWINSZ on the master, as OTHER_UID when asked. */
+static int
+resizer(void *arg)
+{
+	struct resize *r = arg;
+	struct winsize ws = {.ws_row = 50, .ws_col = 132};
+
+	if (r->drop && (setgroups(0, NULL) != 0 || setgid(OTHER_UID) != 0 ||
+			setuid(OTHER_UID) != 0))
+		return tp_child_fail("becoming uid %d: %s", OTHER_UID,
+				     strerror(errno));
+	if (ioctl(r->p.master, TIOCSWINSZ, &ws) != 0)
+		return tp_child_fail("TIOCSWINSZ 50x132: %s", strerror(errno));
+	return 0;
+}
+
+static void
+run_resize(bool drop)
+{
+	struct resize r = {.drop = drop};
+	struct tp_child job, rs;
+
+	tp_pty_open(&r.p, TP_COOKED);
+	tp_sync_open(&r.s);
+	tp_child_start(&job, winch_info_child, &r);
+	tp_sync_parent_side(&r.s, &job);
+	tp_sync_await(&r.s, 'r', "foreground job holding the slave as ctty");
+	tp_child_start(&rs, resizer, &r);
+	tp_child_join(&rs, TP_WAIT_MS, "the resizer");
+	tp_child_join(&job, TP_WAIT_MS, "foreground job waiting for SIGWINCH");
+	tp_sync_close(&r.s);
+	tp_pty_close(&r.p);
+}
+
+TP_CASE(sigwinch_sent_by_the_kernel, TP_LINUX,
+	"The SIGWINCH a resize raises comes from the kernel: the foreground "
+	"job's siginfo has si_code SI_KERNEL, not SI_USER with the resizer's "
+	"pid")
+{
+	run_resize(false);
+}
+
+TP_CASE_ROOT(resized_by_another_user, TP_LINUX,
+	"A resize by a process of another user (uid 65534 holding the master) "
+	"still raises SIGWINCH in a root foreground job, which that process "
+	"could not signal with kill(): as a terminal emulator's window resize "
+	"reaches sudo or su")
+{
+	run_resize(true);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, master_tiocswinsz_sends_sigwinch);
 	ATF_TP_ADD_TC(tp, slave_tiocswinsz_sends_sigwinch);
 	ATF_TP_ADD_TC(tp, winsize_shared_by_both_sides);
+	ATF_TP_ADD_TC(tp, sigwinch_sent_by_the_kernel);
+	ATF_TP_ADD_TC(tp, resized_by_another_user);
 	return atf_no_error();
 }
