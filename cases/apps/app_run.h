@@ -381,20 +381,30 @@ app_status(int st)
 	return s;
 }
 
-/* Run a program without a tty to its end and return its wait status;
+/* Run a program without a tty to its end, waiting at most wait_ms for its
+ * output to end and as long again for its exit, and return its wait status;
  * its output (stdout and stderr) lands in out when not NULL. */
 static inline int
-app_run(const atf_tc_t *tc, const char *const argv[],
-	const char *const env_extra[], struct app_buf *out, const char *what)
+app_run_within(const atf_tc_t *tc, const char *const argv[],
+	       const char *const env_extra[], struct app_buf *out, int wait_ms,
+	       const char *what)
 {
 	struct app a;
 	struct app_buf tmp = {0};
 	app_spawn(&a, tc, argv, env_extra, false, 0, 0);
-	app_read(a.fd, out ? out : &tmp, NULL, APP_WAIT_MS, what);
+	app_read(a.fd, out ? out : &tmp, NULL, wait_ms, what);
 	close(a.fd);
-	int st = app_wait(&a, APP_WAIT_MS, what);
+	int st = app_wait(&a, wait_ms, what);
 	app_buf_free(&tmp);
 	return st;
+}
+
+/* app_run_within APP_WAIT_MS: one program doing one thing. */
+static inline int
+app_run(const atf_tc_t *tc, const char *const argv[],
+	const char *const env_extra[], struct app_buf *out, const char *what)
+{
+	return app_run_within(tc, argv, env_extra, out, APP_WAIT_MS, what);
 }
 
 /* Whether text starts with lines "1".."n" in order, each exactly once,

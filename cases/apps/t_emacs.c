@@ -42,9 +42,23 @@ struct job {
 	int code; /* the command's exit status */
 };
 
+/* The wait for one emacs running njobs compilations: APP_WAIT_MS per
+ * ROUNDS sizes' worth, within the case's own timeout (apps_rounds=20 runs
+ * 100 compilations in one emacs). */
+static int
+emacs_wait_ms(int njobs, int nsizes)
+{
+	long per_round = (long)APP_WAIT_MS / ROUNDS;
+	long ms = per_round * ((njobs + nsizes - 1) / nsizes);
+	long cap = (APP_TIMEOUT_S - 30) * 1000L;
+	if (ms < APP_WAIT_MS)
+		ms = APP_WAIT_MS;
+	return (int)(ms < cap ? ms : cap);
+}
+
 /* Run every job in one emacs -batch; fails unless emacs exits 0. */
 static void
-run_emacs(const atf_tc_t *tc, struct job *jobs, int njobs)
+run_emacs(const atf_tc_t *tc, struct job *jobs, int njobs, int nsizes)
 {
 	const char *wd = app_workdir(tc);
 	char el[PATH_MAX];
@@ -62,7 +76,8 @@ run_emacs(const atf_tc_t *tc, struct job *jobs, int njobs)
 	free(text);
 	const char *argv[] = {EMACS, "-batch", "-Q", "-l", el, NULL};
 	struct app_buf out = {0};
-	int st = app_run(tc, argv, NULL, &out, "emacs -batch running the compilations");
+	int st = app_run_within(tc, argv, NULL, &out, emacs_wait_ms(njobs, nsizes),
+				"emacs -batch running the compilations");
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		atf_tc_fail("emacs -batch: %s; its output: \"%s\"", app_status(st),
 			    tp_esc(out.p, out.len > 500 ? 500 : out.len));
@@ -142,7 +157,7 @@ compile_sizes(const atf_tc_t *tc, const long *sizes, int nsizes,
 			 jobs[i].n, tail);
 		snprintf(jobs[i].out, sizeof jobs[i].out, "%s/buffer-%d", wd, i);
 	}
-	run_emacs(tc, jobs, njobs);
+	run_emacs(tc, jobs, njobs, nsizes);
 	/* Every buffer is checked, so a failure says how often the race
 	 * lost output, not only that it did. */
 	int bad = 0;
