@@ -134,7 +134,7 @@ tp_sync_await(struct tp_sync *s, char c, const char *what)
 }
 
 int
-tp_child_await_signal(int sig, int timeout_ms, const char *what)
+tp_child_await_siginfo(int sig, int timeout_ms, siginfo_t *si, const char *what)
 {
 	sigset_t set;
 	struct timespec ts = {.tv_sec = timeout_ms / 1000,
@@ -142,7 +142,7 @@ tp_child_await_signal(int sig, int timeout_ms, const char *what)
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	for (;;) {
-		int r = sigtimedwait(&set, NULL, &ts);
+		int r = sigtimedwait(&set, si, &ts);
 		if (r == sig)
 			return 0;
 		if (r < 0 && errno == EINTR)
@@ -156,6 +156,12 @@ tp_child_await_signal(int sig, int timeout_ms, const char *what)
 		return tp_child_fail("%s: sigtimedwait: %s", what,
 				     strerror(errno));
 	}
+}
+
+int
+tp_child_await_signal(int sig, int timeout_ms, const char *what)
+{
+	return tp_child_await_siginfo(sig, timeout_ms, NULL, what);
 }
 
 int

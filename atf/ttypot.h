@@ -18,6 +18,7 @@
 #ifndef TTYPOT_H
 #define TTYPOT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -303,6 +304,9 @@ int tp_child_post(struct tp_sync *s, char c);
 int tp_child_await(struct tp_sync *s, char c, const char *what);
 /* In a child: wait for sig, which the child must have blocked. */
 int tp_child_await_signal(int sig, int timeout_ms, const char *what);
+/* The same, filling si (who sent it: si_code, si_pid). */
+int tp_child_await_siginfo(int sig, int timeout_ms, siginfo_t *si,
+			   const char *what);
 /* In a child: bounded waitpid of a grandchild (killed after the deadline). */
 int tp_child_wait_exit(pid_t pid, int timeout_ms, int *status,
 		       const char *what);

@@ -164,7 +164,6 @@ winch_info_child(void *arg)
 	struct resize *r = arg;
 	sigset_t set;
 	siginfo_t si;
-	struct timespec ts = {.tv_sec = TP_WAIT_MS / 1000};
 
 	tp_child_sync_side(&r->s);
 	sigemptyset(&set);
@@ -172,12 +171,10 @@ winch_info_child(void *arg)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	if (tp_child_take_ctty(r->p.slave) || tp_child_post(&r->s, 'r'))
 		return 1;
-	int sig;
-	while ((sig = sigtimedwait(&set, &si, &ts)) < 0 && errno == EINTR)
-		;
-	if (sig != SIGWINCH)
-		return tp_child_fail("no SIGWINCH within %d ms of a resize by %s",
-				     TP_WAIT_MS, r->drop ? "another user" : "the case");
+	if (tp_child_await_siginfo(SIGWINCH, TP_WAIT_MS, &si, r->drop ?
+				   "SIGWINCH after a resize by another user" :
+				   "SIGWINCH after a resize"))
+		return 1;
 	if (si.si_code != SI_KERNEL)
 		return tp_child_fail("SIGWINCH si_code %d (si_pid %d), want "
 				     "SI_KERNEL: sent as by the resizing process",
