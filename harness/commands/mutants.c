@@ -217,7 +217,7 @@ static struct agree_mutant *agree_inputs(const struct mutant *mv, size_t n)
 static void mutants_json(const struct kr_result *base, double base_build_s,
 			 struct mutant *mv, size_t n, int runs, int race_runs,
 			 double wall_s, long killed, long evaluated, bool stop_on_kill,
-			 struct rbuf *js)
+			 const char *vars, struct rbuf *js)
 {
 	json_t *list = json_array();
 	struct agree_mutant *am = agree_inputs(mv, n);
@@ -267,13 +267,15 @@ static void mutants_json(const struct kr_result *base, double base_build_s,
 			        "mutants", list);
 	json_object_set_new(doc, "agreement",
 			    report_agree_json_run(base->col, am, n, stop_on_kill));
+	/* --vars as given: the cases ran with these Kyua variables */
+	json_object_set_new(doc, "kyua_vars", vars ? report_jstr(vars) : json_null());
 	free(am);
 	report_jdump(doc, js);
 }
 
 static void write_reports(const char *outdir, const struct kr_result *base,
 			  double base_build_s, struct mutant *mv, size_t n, int runs,
-			  int race_runs, bool stop_on_kill, double wall_s)
+			  int race_runs, bool stop_on_kill, double wall_s, const char *vars)
 {
 	long killed = 0, evaluated = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -286,8 +288,11 @@ static void write_reports(const char *outdir, const struct kr_result *base,
 	if ((size_t)evaluated < n)
 		rbuf_addf(&md, " (%ld evaluated so far)", evaluated);
 	rbuf_addf(&md, ".  Source: %s (tinyconfig + fixtures/kernel/ttypot.config), "
-		  "%d suite run%s per mutant, wall time %.0f s.\n\n", MUT_SOURCE, runs,
+		  "%d suite run%s per mutant, wall time %.0f s", MUT_SOURCE, runs,
 		  runs == 1 ? "" : "s", wall_s);
+	if (vars)
+		rbuf_addf(&md, ", every run with the Kyua variables `%s`", vars);
+	rbuf_add(&md, ".\n\n");
 	rbuf_addf(&md, "Baseline (the pristine tree built the same way): %s, build %.0f s, "
 		  "boot %.1f s, suite %.1f s, %zu cases.\n\n",
 		  end_name(base->col->end), base_build_s, base->boot_s, base->suite_s,
@@ -363,7 +368,7 @@ static void write_reports(const char *outdir, const struct kr_result *base,
 	}
 
 	mutants_json(base, base_build_s, mv, n, runs, race_runs, wall_s, killed, evaluated,
-		     stop_on_kill, &js);
+		     stop_on_kill, vars, &js);
 	char err[512];
 	if (write_file(outdir, "mutants.md", &md, err, sizeof err) < 0 ||
 	    write_file(outdir, "mutants.json", &js, err, sizeof err) < 0)
@@ -631,7 +636,7 @@ int cmd_mutants(int argc, char **argv)
 			"(%s%s%s): nothing to compare against\n", end_name(base.col->end),
 			base.err[0] ? ": " : "", base.err);
 		write_reports(o.outdir, &base, base_build_s, mv, n, o.runs, o.race_runs,
-			      o.stop_on_kill, proc_now() - t0);
+			      o.stop_on_kill, proc_now() - t0, o.vars);
 		col_free(base.col);
 		goto out;
 	}
@@ -649,7 +654,7 @@ int cmd_mutants(int argc, char **argv)
 			m->status = "apply-failed";
 			rc = rc ? rc : 1;
 			write_reports(o.outdir, &base, base_build_s, mv, n, o.runs, o.race_runs,
-				      o.stop_on_kill, proc_now() - t0);
+				      o.stop_on_kill, proc_now() - t0, o.vars);
 			continue;
 		}
 		if (ku_copy_file(m->path, applied) < 0 ||
@@ -677,7 +682,7 @@ int cmd_mutants(int argc, char **argv)
 				"left patched; %s says with what)\n", m->h.name, rerr, tree, applied);
 			rc = 2;
 			write_reports(o.outdir, &base, base_build_s, mv, n, o.runs, o.race_runs,
-				      o.stop_on_kill, proc_now() - t0);
+				      o.stop_on_kill, proc_now() - t0, o.vars);
 			break;
 		}
 		unlink(applied);
@@ -686,7 +691,7 @@ int cmd_mutants(int argc, char **argv)
 		ku_progress("mutants: %s: %s (%zu killing case%s)", m->h.name, m->status,
 			    m->killers.n, m->killers.n == 1 ? "" : "s");
 		write_reports(o.outdir, &base, base_build_s, mv, n, o.runs, o.race_runs,
-			      o.stop_on_kill, proc_now() - t0);
+			      o.stop_on_kill, proc_now() - t0, o.vars);
 	}
 	if (kr_interrupted) {
 		fprintf(stderr, "ttypot: mutants: interrupted; reports hold what was measured\n");
