@@ -5,6 +5,7 @@
  * without the case needing a controlling tty of its own. */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +90,46 @@ holder(void *arg)
 	    tp_child_await(&c->s, 'q', "case done"))
 		return 1;
 	return 0;
+}
+
+/* Takes the slave as ctty as root, becomes NOBODY_UID, then opens
+ * /dev/tty (a node of root's, mode 0666) and writes 'u' through it. */
+static int
+unprivileged_dev_tty(void *arg)
+{
+	struct tp_pty *p = arg;
+	if (tp_child_take_ctty(p->slave))
+		return 1;
+	if (setgroups(0, NULL) != 0 || setgid(NOBODY_UID) != 0 ||
+	    setuid(NOBODY_UID) != 0)
+		return tp_child_fail("becoming uid %d: %s", NOBODY_UID,
+				     strerror(errno));
+	if (child_dev_tty_is(p->slave))
+		return 1;
+	int fd = open("/dev/tty", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "u", 1) != 1)
+		return tp_child_fail("write through /dev/tty as uid %d: %s",
+				     NOBODY_UID, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+TP_CASE_ROOT(dev_tty_opens_for_any_user, TP_LINUX,
+	"/dev/tty opens for every user (the kernel creates the node with mode "
+	"0666): a process of uid 65534 whose controlling tty is the slave "
+	"opens it, reaches that slave and writes through it, as ssh and "
+	"passwd do to ask for a password")
+{
+	struct tp_pty p;
+	struct tp_child c;
+	char u;
+
+	tp_pty_open(&p, TP_RAW);
+	tp_child_start(&c, unprivileged_dev_tty, &p);
+	tp_child_join(&c, TP_WAIT_MS, "unprivileged process opening /dev/tty");
+	tp_read_exact(p.master, &u, 1, 1, "the byte written through /dev/tty");
+	ATF_CHECK_MSG(u == 'u', "the master read 0x%02x, not 'u'", u);
+	tp_pty_close(&p);
 }
 
 TP_CASE(tiocsctty_makes_controlling_tty, TP_POSIX,
@@ -347,6 +388,7 @@ TP_CASE_ROOT(tiocsctty_steal_as_root, TP_LINUX,
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, tiocsctty_makes_controlling_tty);
+	ATF_TP_ADD_TC(tp, dev_tty_opens_for_any_user);
 	ATF_TP_ADD_TC(tp, dev_tty_enxio_without_ctty);
 	ATF_TP_ADD_TC(tp, open_without_noctty_acquires_ctty);
 	ATF_TP_ADD_TC(tp, tiocnotty_releases_ctty);

@@ -3,6 +3,7 @@
  * and the termios each side starts with. */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@
 /* ... and their masters char major 128 (the ptm driver), reached only
  * through /dev/ptmx. */
 #define PTM_MAJOR 128
+/* An unprivileged uid that needs no /etc/passwd entry (minimal guests). */
+#define NOBODY 65534
 
 static int
 open_master(int extra_flags)
@@ -326,6 +329,44 @@ TP_CASE_ROOT(master_device_node_open_eio, TP_LINUX,
 			      n, when[i], ms);
 	}
 	unlink(node);
+}
+
+/* As NOBODY: a new pair from /dev/ptmx, usable both ways. */
+static int
+unprivileged_pair(void *arg)
+{
+	(void)arg;
+	if (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 || setuid(NOBODY) != 0)
+		return tp_child_fail("becoming uid %d: %s", NOBODY, strerror(errno));
+	int m = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m < 0)
+		return tp_child_fail("open /dev/ptmx as uid %d: %s", NOBODY,
+				     strerror(errno));
+	char path[64];
+	if (grantpt(m) != 0 || unlockpt(m) != 0 || ptsname_r(m, path, sizeof path))
+		return tp_child_fail("grantpt/unlockpt/ptsname as uid %d: %s",
+				     NOBODY, strerror(errno));
+	int s = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0)
+		return tp_child_fail("open %s as uid %d: %s", path, NOBODY,
+				     strerror(errno));
+	struct stat st;
+	if (fstat(s, &st) != 0 || st.st_uid != NOBODY)
+		return tp_child_fail("%s belongs to uid %d, not its opener %d",
+				     path, (int)st.st_uid, NOBODY);
+	close(s);
+	close(m);
+	return 0;
+}
+
+TP_CASE_ROOT(ptmx_opens_for_any_user, TP_LINUX,
+	"/dev/ptmx opens for every user (the kernel creates the node with "
+	"mode 0666): a process of uid 65534 gets a new pair, and its slave "
+	"node belongs to that user")
+{
+	struct tp_child c;
+	tp_child_start(&c, unprivileged_pair, NULL);
+	tp_child_join(&c, TP_WAIT_MS, "unprivileged process opening /dev/ptmx");
 }
 
 TP_CASE(ptsname_matches_tiocgptn, TP_LINUX,
@@ -803,6 +844,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, slave_ctty_only_without_noctty);
 	ATF_TP_ADD_TC(tp, slave_open_before_unlockpt_eio);
 	ATF_TP_ADD_TC(tp, master_device_node_open_eio);
+	ATF_TP_ADD_TC(tp, ptmx_opens_for_any_user);
 	ATF_TP_ADD_TC(tp, ptsname_matches_tiocgptn);
 	ATF_TP_ADD_TC(tp, non_master_fds_rejected);
 	ATF_TP_ADD_TC(tp, grantpt_unlockpt_twice_ok);

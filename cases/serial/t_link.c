@@ -82,6 +82,35 @@ TP_CASE(all_byte_values_pass, TP_POSIX,
 	tp_serial_transfer(a, b, out, sizeof(out), TP_WAIT_MS, "256 byte values A to B");
 }
 
+TP_CASE(every_char_size_carries_data, TP_POSIX,
+	"With both ports at CS5, CS6, CS7 and again CS8 (raw), every byte "
+	"that fits the character size crosses the link unchanged, both ways: "
+	"setting a character size never stops the port (each size's bytes "
+	"fit it, so a UART that truncates to the word length gives the same)")
+{
+	static const struct { tcflag_t cs; int bits; } sizes[] = {
+		{ CS5, 5 }, { CS6, 6 }, { CS7, 7 }, { CS8, 8 },
+	};
+	int a, b;
+	unsigned char out[256];
+	char what[64];
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		int n = 1 << sizes[i].bits;
+		for (int v = 0; v < n; v++)
+			out[v] = (unsigned char)v;
+		tp_uart_cflag(a, sizes[i].cs, CSIZE);
+		tp_uart_cflag(b, sizes[i].cs, CSIZE);
+		snprintf(what, sizeof what, "%d byte values at CS%d, A to B", n,
+			 sizes[i].bits);
+		tp_serial_transfer(a, b, out, (size_t)n, TP_WAIT_MS, what);
+		snprintf(what, sizeof what, "%d byte values at CS%d, B to A", n,
+			 sizes[i].bits);
+		tp_serial_transfer(b, a, out, (size_t)n, TP_WAIT_MS, what);
+	}
+}
+
 /* Two streams at once: A->B and B->A, interleaved in one loop. */
 static void
 both_ways(int a, int b, size_t len)
@@ -243,6 +272,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, a_to_b_bytes);
 	ATF_TP_ADD_TC(tp, b_to_a_bytes);
 	ATF_TP_ADD_TC(tp, all_byte_values_pass);
+	ATF_TP_ADD_TC(tp, every_char_size_carries_data);
 	ATF_TP_ADD_TC(tp, both_ways_at_once);
 	ATF_TP_ADD_TC(tp, large_a_to_b);
 	ATF_TP_ADD_TC(tp, large_b_to_a);
