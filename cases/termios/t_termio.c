@@ -77,6 +77,45 @@ TP_CASE(tcseta_sets_flags_and_characters, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+/* The low half of after's word is want's, the high half before's. */
+static void
+check_merged(const char *name, tcflag_t after, tcflag_t before,
+	     unsigned short want)
+{
+	ATF_CHECK_MSG((after & 0xffff) == want, "%s: low 16 bits 0x%x after "
+		      "TCSETA, the termio gave 0x%x", name,
+		      (unsigned)(after & 0xffff), want);
+	ATF_CHECK_MSG((after >> 16) == (before >> 16), "%s: high 16 bits 0x%x "
+		      "after TCSETA, were 0x%x", name, (unsigned)(after >> 16),
+		      (unsigned)(before >> 16));
+}
+
+TP_CASE(tcseta_replaces_the_low_half, TP_LINUX,
+	"TCSETA replaces the low 16 bits of every flag word with the termio's, "
+	"so bits the termio leaves clear are cleared (c_iflag, c_oflag and "
+	"c_lflag set to 0 from cooked mode: ICRNL, OPOST, ECHO and ICANON go; "
+	"HUPCL flipped in c_cflag), and keeps each word's high 16 bits")
+{
+	struct tp_pty p;
+	struct termios before, after;
+	struct termio o;
+
+	tp_pty_open(&p, TP_COOKED);
+	tp_tc_get(p.slave, &before);
+	get_termio(p.slave, &o);
+	o.c_iflag = 0;
+	o.c_oflag = 0;
+	o.c_lflag = 0;
+	o.c_cflag ^= HUPCL;
+	set_termio(p.slave, TCSETA, &o, "TCSETA");
+	tp_tc_get(p.slave, &after);
+	check_merged("c_iflag", after.c_iflag, before.c_iflag, o.c_iflag);
+	check_merged("c_oflag", after.c_oflag, before.c_oflag, o.c_oflag);
+	check_merged("c_cflag", after.c_cflag, before.c_cflag, o.c_cflag);
+	check_merged("c_lflag", after.c_lflag, before.c_lflag, o.c_lflag);
+	tp_pty_close(&p);
+}
+
 TP_CASE(tcseta_keeps_what_termio_cannot_express, TP_LINUX,
 	"TCSETA keeps the termios flag bits above 16 (CRTSCTS, CMSPAR in "
 	"c_cflag) and the control characters past NCC (VSTART, VSTOP, "
@@ -170,6 +209,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, tcgeta_is_low_half_of_termios);
 	ATF_TP_ADD_TC(tp, tcseta_sets_flags_and_characters);
+	ATF_TP_ADD_TC(tp, tcseta_replaces_the_low_half);
 	ATF_TP_ADD_TC(tp, tcseta_keeps_what_termio_cannot_express);
 	ATF_TP_ADD_TC(tp, tcsetaf_flushes_pending_input);
 	ATF_TP_ADD_TC(tp, tcseta_and_tcsetaw_keep_pending_input);
