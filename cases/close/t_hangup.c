@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -532,6 +533,108 @@ TP_CASE_META(tiocvhangup_hangs_up_other_fds, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+/* TIOCVHANGUP on fd, skipping where CAP_SYS_ADMIN is missing. */
+static void
+tiocvhangup(int fd)
+{
+	if (ioctl(fd, TIOCVHANGUP) == 0)
+		return;
+	if (errno == EPERM)
+		atf_tc_skip("needs CAP_SYS_ADMIN for TIOCVHANGUP");
+	atf_tc_fail("TIOCVHANGUP: %s", strerror(errno));
+}
+
+TP_CASE_ROOT(tiocvhangup_resets_termios, TP_LINUX,
+	"A hangup gives a pty slave a new pty's termios again: after "
+	"TIOCVHANGUP of a raw slave, a reopen of the same slave reads the "
+	"flags and control characters of a fresh pair's slave, so the next "
+	"session does not inherit the last one's modes")
+{
+	struct tp_pty p, fresh;
+	struct termios want, got;
+
+	tp_pty_open(&fresh, TP_COOKED);
+	tp_tc_get(fresh.slave, &want);
+	tp_pty_close(&fresh);
+	tp_pty_open(&p, TP_RAW);
+	tiocvhangup(p.slave);
+	int s = open(p.name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0)
+		atf_tc_fail("reopen of %s after TIOCVHANGUP: %s", p.name,
+			    strerror(errno));
+	tp_tc_get(s, &got);
+	ATF_CHECK_MSG(got.c_iflag == want.c_iflag && got.c_oflag == want.c_oflag &&
+		      got.c_cflag == want.c_cflag && got.c_lflag == want.c_lflag,
+		      "flags after the hangup i%#o o%#o c%#o l%#o, a fresh slave's "
+		      "i%#o o%#o c%#o l%#o", (unsigned)got.c_iflag,
+		      (unsigned)got.c_oflag, (unsigned)got.c_cflag,
+		      (unsigned)got.c_lflag, (unsigned)want.c_iflag,
+		      (unsigned)want.c_oflag, (unsigned)want.c_cflag,
+		      (unsigned)want.c_lflag);
+	ATF_CHECK_MSG(memcmp(got.c_cc, want.c_cc, sizeof got.c_cc) == 0,
+		      "control characters after the hangup differ from a fresh "
+		      "slave's");
+	close(s);
+	tp_pty_close(&p);
+}
+
+/* Writes BLOCKED_WRITE bytes at once to the slave nobody reads; the case
+ * hangs it up while it sleeps.  Reports write()'s result on report_w. */
+#define BLOCKED_WRITE (256 * 1024)
+struct blocked_writer {
+	int fd;
+	int report_w;
+};
+
+static int
+write_until_hangup(void *arg)
+{
+	struct blocked_writer *w = arg;
+	static char buf[BLOCKED_WRITE];
+	memset(buf, 'w', sizeof buf);
+	errno = 0;
+	ssize_t n = write(w->fd, buf, sizeof buf);
+	int err = n < 0 ? errno : 0;
+	if (write(w->report_w, &n, sizeof n) != sizeof n ||
+	    write(w->report_w, &err, sizeof err) != sizeof err)
+		return tp_child_fail("report pipe: %s", strerror(errno));
+	return 0;
+}
+
+TP_CASE_ROOT(tiocvhangup_wakes_blocked_writer, TP_LINUX,
+	"A hangup wakes a writer asleep on a full pty slave: after "
+	"TIOCVHANGUP, its blocking write() of 256 KiB returns at once with "
+	"the bytes it queued or EIO, with the master still open and "
+	"nobody reading")
+{
+	struct tp_pty p;
+	struct tp_child c;
+	int rp[2];
+	ssize_t n;
+	int err;
+
+	tp_pty_open(&p, TP_RAW);
+	ATF_REQUIRE(pipe2(rp, O_CLOEXEC) == 0);
+	struct blocked_writer w = {.fd = p.slave, .report_w = rp[1]};
+	tp_child_start(&c, write_until_hangup, &w);
+	close(rp[1]);
+	tp_wait_blocked(c.pid, SYS_write, "writer asleep on the full slave");
+	/* The hangup waits for the writer to leave the line discipline, so
+	 * a writer it does not wake keeps the ioctl itself from returning. */
+	tp_waiting_for("TIOCVHANGUP to return (it waits for the sleeping "
+		       "writer to be woken and leave the line discipline)");
+	tiocvhangup(p.slave);
+	tp_read_exact(rp[0], &n, sizeof n, sizeof n,
+		      "the woken writer's write() result");
+	tp_read_exact(rp[0], &err, sizeof err, sizeof err, "its errno");
+	ATF_CHECK_MSG((n > 0 && n < BLOCKED_WRITE) || (n == -1 && err == EIO),
+		      "write() woken by the hangup returned %zd (%s), want the "
+		      "bytes queued or EIO", n, n < 0 ? strerror(err) : "bytes");
+	tp_child_join(&c, TP_WAIT_MS, "the woken writer");
+	close(rp[0]);
+	tp_pty_close(&p);
+}
+
 /* getty-style: ignore SIGHUP, vhangup() the ctty, reopen it. */
 static int
 getty_vhangup(void *arg)
@@ -608,6 +711,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, foreground_pgrp_gets_sighup);
 	ATF_TP_ADD_TC(tp, foreground_pgrp_spared_while_leader_lives);
 	ATF_TP_ADD_TC(tp, tiocvhangup_hangs_up_other_fds);
+	ATF_TP_ADD_TC(tp, tiocvhangup_resets_termios);
+	ATF_TP_ADD_TC(tp, tiocvhangup_wakes_blocked_writer);
 	ATF_TP_ADD_TC(tp, vhangup_syscall_hangs_up_ctty);
 	return atf_no_error();
 }
