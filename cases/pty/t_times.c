@@ -134,21 +134,20 @@ TP_CASE(times_move_in_8s_steps, TP_LINUX,
 	char c;
 
 	tp_pty_open(&p, TP_RAW);
-	tp_write_all(p.master, "x", 1, "a byte for the slave");
-	tp_wait_fionread(p.slave, 1, TP_WAIT_MS, "the byte on the slave");
 	/* The window may end between setting the times and the I/O: then
 	 * the kernel must move them and the attempt says nothing.  A window
 	 * is 8 s, so the next attempt starts in a fresh one. */
 	int attempt = 0, window_ended;
 	do {
 		attempt++;
+		tp_write_all(p.master, "x", 1, "a byte for the slave");
+		tp_wait_fionread(p.slave, 1, TP_WAIT_MS, "the byte on the slave");
 		time_t t0 = time(NULL);
 		/* In t0's window, 4 s away from t0: never the "now" that a
 		 * kernel moving the times would write. */
 		time_t set = (t0 & ~(time_t)7) | ((t0 + 4) & 7);
 		set_times(p.name, set, set);
-		if (attempt == 1)
-			tp_read_exact(p.slave, &c, 1, 1, "the byte on the slave");
+		tp_read_exact(p.slave, &c, 1, 1, "the byte on the slave");
 		tp_write_all(p.slave, "s", 1, "a byte from the slave");
 		window_ended = ((t0 ^ time(NULL)) & ~(time_t)7) != 0;
 		if (!window_ended) {
