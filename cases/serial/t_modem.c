@@ -175,6 +175,24 @@ TP_CASE(icount_counts_link_bytes, TP_LINUX,
 			 "B's error counters moved");
 }
 
+TP_CASE(icount_reserved_words_zero, TP_LINUX,
+	"TIOCGICOUNT fills only its counters: the reserved words of struct "
+	"serial_icounter_struct read 0 whatever the caller's buffer held "
+	"(the kernel clears the structure, so no kernel memory reaches user "
+	"space through them)")
+{
+	int a, b;
+	struct serial_icounter_struct ic;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	memset(&ic, 0xa5, sizeof ic);
+	ATF_REQUIRE_MSG(ioctl(a, TIOCGICOUNT, &ic) == 0, "TIOCGICOUNT: %s",
+			strerror(errno));
+	for (size_t i = 0; i < sizeof ic.reserved / sizeof *ic.reserved; i++)
+		ATF_CHECK_MSG(ic.reserved[i] == 0, "reserved[%zu] reads %#x, want 0",
+			      i, (unsigned)ic.reserved[i]);
+}
+
 /* Whether this UART reports modem-status changes in loop mode: toggle RTS
  * (CTS follows, as TIOCMGET shows) and see whether TIOCGICOUNT's cts moves
  * within the quiet window.  QEMU's 16550 computes no MSR delta bits in
@@ -345,6 +363,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, tiocmset_replaces_outputs);
 	ATF_TP_ADD_TC(tp, tiocmbic_clears_only_named);
 	ATF_TP_ADD_TC(tp, icount_counts_link_bytes);
+	ATF_TP_ADD_TC(tp, icount_reserved_words_zero);
 	ATF_TP_ADD_TC(tp, icount_line_counters_exact);
 	ATF_TP_ADD_TC(tp, tiocmiwait_wakes_on_line_change);
 	ATF_TP_ADD_TC(tp, proc_agrees_with_icount_and_lines);
