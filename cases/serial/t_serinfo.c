@@ -52,6 +52,35 @@ TP_CASE(gserial_describes_16550a, TP_LINUX,
 	}
 }
 
+TP_CASE(gserial_default_close_times, TP_LINUX,
+	"A port nobody has set up with TIOCSSERIAL reports the tty port "
+	"defaults that setserial documents: close_delay 50 and closing_wait "
+	"3000 (centiseconds: DTR drops for half a second on close, and close "
+	"waits up to 30 s for output to drain)")
+{
+	struct tp_serial_pair p;
+	struct serial_struct ss;
+
+	tp_serial_find(tc, &p);
+	if (p.from_config) {
+		char why[256];
+		struct tp_serial_pair sys;
+		/* A lab's own port may have been set up at boot. */
+		if (!tp_serial_find_sysfs(&sys, why, sizeof(why)))
+			atf_tc_skip("the pair is not QEMU's pci-serial (%s): its "
+				    "close times may be the lab's", why);
+	}
+	const char *paths[2] = {p.a, p.b};
+	for (int i = 0; i < 2; i++) {
+		int fd = tp_uart_open(paths[i], 0);
+		gserial(fd, &ss);
+		ATF_CHECK_EQ_MSG(ss.close_delay, 50, "%s: close_delay %d", paths[i],
+				 ss.close_delay);
+		ATF_CHECK_EQ_MSG(ss.closing_wait, 3000, "%s: closing_wait %d",
+				 paths[i], ss.closing_wait);
+	}
+}
+
 TP_CASE_ROOT(sserial_round_trip_unchanged, TP_LINUX,
 	     "TIOCSSERIAL of what TIOCGSERIAL returned succeeds and changes "
 	     "nothing: a second TIOCGSERIAL reads the same fields")
@@ -513,6 +542,7 @@ TP_CASE_ROOT(sserial_unprivileged_usr_flags_change, TP_LINUX,
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, gserial_describes_16550a);
+	ATF_TP_ADD_TC(tp, gserial_default_close_times);
 	ATF_TP_ADD_TC(tp, sserial_round_trip_unchanged);
 	ATF_TP_ADD_TC(tp, sserial_refused_type_einval);
 	ATF_TP_ADD_TC(tp, sserial_type_out_of_range_einval);
