@@ -22,6 +22,21 @@ gserial(int fd, struct serial_struct *ss)
 		atf_tc_fail("TIOCGSERIAL: %s", strerror(errno));
 }
 
+/* The pair, skipping (saying why it matters: unknown) when the ports the
+ * configuration names are not QEMU's pci-serial, whose values are known. */
+static void
+qemu_pair(const atf_tc_t *tc, struct tp_serial_pair *p, const char *unknown)
+{
+	tp_serial_find(tc, p);
+	if (p->from_config) {
+		char why[256];
+		struct tp_serial_pair sys;
+		if (!tp_serial_find_sysfs(&sys, why, sizeof(why)))
+			atf_tc_skip("the pair is not QEMU's pci-serial (%s): %s", why,
+				    unknown);
+	}
+}
+
 TP_CASE(gserial_describes_16550a, TP_LINUX,
 	"TIOCGSERIAL describes each port of the pair as a 16550A (PORT_16550A, "
 	"16-byte FIFO, baud_base 115200 from the 1.8432 MHz clock), with the "
@@ -30,14 +45,7 @@ TP_CASE(gserial_describes_16550a, TP_LINUX,
 	struct tp_serial_pair p;
 	struct serial_struct ss;
 
-	tp_serial_find(tc, &p);
-	if (p.from_config) {
-		char why[256];
-		struct tp_serial_pair sys;
-		if (!tp_serial_find_sysfs(&sys, why, sizeof(why)))
-			atf_tc_skip("the pair is not QEMU's pci-serial (%s): its "
-				    "UART type is unknown", why);
-	}
+	qemu_pair(tc, &p, "its UART type is unknown");
 	const char *paths[2] = {p.a, p.b};
 	for (int i = 0; i < 2; i++) {
 		int fd = tp_uart_open(paths[i], 0);
@@ -61,15 +69,8 @@ TP_CASE(gserial_default_close_times, TP_LINUX,
 	struct tp_serial_pair p;
 	struct serial_struct ss;
 
-	tp_serial_find(tc, &p);
-	if (p.from_config) {
-		char why[256];
-		struct tp_serial_pair sys;
-		/* A lab's own port may have been set up at boot. */
-		if (!tp_serial_find_sysfs(&sys, why, sizeof(why)))
-			atf_tc_skip("the pair is not QEMU's pci-serial (%s): its "
-				    "close times may be the lab's", why);
-	}
+	/* A lab's own port may have been set up at boot. */
+	qemu_pair(tc, &p, "its close times may be the lab's");
 	const char *paths[2] = {p.a, p.b};
 	for (int i = 0; i < 2; i++) {
 		int fd = tp_uart_open(paths[i], 0);
