@@ -739,8 +739,6 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
 	return rc;
 }
 
-/* Boot the schemata kernel as mutant m with its programs; record what
- * happened in m. */
 /* What a kernel that panicked said first, from its console tail: the
  * first "BUG:", "Oops", "general protection" or "Kernel panic" line (its
  * timestamp dropped) and the function in the RIP/PC line; "" when none. */
@@ -767,6 +765,8 @@ static void panic_said(const struct column *c, char *out, size_t n)
 	}
 }
 
+/* Boot the schemata kernel as mutant m with its programs; record what
+ * happened in m. */
 static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		       const struct kr_result *base, struct mutant *m)
 {
