@@ -1,5 +1,6 @@
 /* tp_child.c: forked children that report their outcome and are always reaped. */
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -128,4 +129,15 @@ tp_child_join(struct tp_child *c, int timeout_ms, const char *what)
 		atf_tc_fail("%s: child failed: %s", what, why ? why + 1 : buf);
 	}
 	return status;
+}
+
+int
+tp_child_drop_to_nobody(void)
+{
+	if (setgroups(0, NULL) != 0 ||
+	    setresgid(TP_NOBODY_UID, TP_NOBODY_UID, TP_NOBODY_UID) != 0 ||
+	    setresuid(TP_NOBODY_UID, TP_NOBODY_UID, TP_NOBODY_UID) != 0)
+		return tp_child_fail("dropping to uid %d: %s", TP_NOBODY_UID,
+				     strerror(errno));
+	return 0;
 }

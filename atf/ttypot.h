@@ -276,6 +276,13 @@ int tp_child_join(struct tp_child *c, int timeout_ms, const char *what);
 int tp_child_reap(struct tp_child *c, int timeout_ms, const char *what);
 /* In a child: record why it failed; returns the value to return from fn. */
 int tp_child_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An unprivileged uid and gid that need no /etc/passwd entry (nobody on
+ * Debian; minimal guests have none). */
+#define TP_NOBODY_UID 65534
+/* In a child run as root: give up every privilege for TP_NOBODY_UID (real,
+ * effective and saved uid and gid, no supplementary groups).  Returns 0,
+ * or a tp_child_fail() value. */
+int tp_child_drop_to_nobody(void);
 /* Track a pid forked by other means so it is killed and reaped at case end. */
 void tp_track(pid_t pid);
 void tp_untrack(pid_t pid);

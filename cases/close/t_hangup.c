@@ -460,6 +460,17 @@ TP_CASE(foreground_pgrp_spared_while_leader_lives, TP_LINUX,
 
 /* ---------------------------------------------------------------- vhangup */
 
+/* TIOCVHANGUP on fd, skipping where CAP_SYS_ADMIN is missing. */
+static void
+tiocvhangup(int fd)
+{
+	if (ioctl(fd, TIOCVHANGUP) == 0)
+		return;
+	if (errno == EPERM)
+		atf_tc_skip("needs CAP_SYS_ADMIN for TIOCVHANGUP");
+	atf_tc_fail("TIOCVHANGUP: %s", strerror(errno));
+}
+
 TP_CASE_META(tiocvhangup_hangs_up_other_fds, TP_LINUX,
 	  "TIOCVHANGUP on one slave descriptor (CAP_SYS_ADMIN) hangs up every "
 	  "slave descriptor (read 0, write EIO) but not the master, and the "
@@ -473,11 +484,7 @@ TP_CASE_META(tiocvhangup_hangs_up_other_fds, TP_LINUX,
 	int s2 = open(p.name, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (s2 < 0)
 		atf_tc_fail("second open of %s: %s", p.name, strerror(errno));
-	if (ioctl(p.slave, TIOCVHANGUP) != 0) {
-		if (errno == EPERM)
-			atf_tc_skip("needs CAP_SYS_ADMIN for TIOCVHANGUP");
-		atf_tc_fail("TIOCVHANGUP: %s", strerror(errno));
-	}
+	tiocvhangup(p.slave);
 	short rev = tp_poll1(s2, ALL_EVENTS, 0);
 	ATF_CHECK_MSG(rev == HUNG_UP_REVENTS, "other fd: revents 0x%x",
 		      (unsigned)rev);
@@ -531,17 +538,6 @@ TP_CASE_META(tiocvhangup_hangs_up_other_fds, TP_LINUX,
 		      "EIO",
 		      n, strerror(errno));
 	tp_pty_close(&p);
-}
-
-/* TIOCVHANGUP on fd, skipping where CAP_SYS_ADMIN is missing. */
-static void
-tiocvhangup(int fd)
-{
-	if (ioctl(fd, TIOCVHANGUP) == 0)
-		return;
-	if (errno == EPERM)
-		atf_tc_skip("needs CAP_SYS_ADMIN for TIOCVHANGUP");
-	atf_tc_fail("TIOCVHANGUP: %s", strerror(errno));
 }
 
 TP_CASE_ROOT(tiocvhangup_resets_termios, TP_LINUX,

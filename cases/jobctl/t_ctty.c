@@ -5,7 +5,6 @@
  * without the case needing a controlling tty of its own. */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,10 +99,8 @@ unprivileged_dev_tty(void *arg)
 	struct tp_pty *p = arg;
 	if (tp_child_take_ctty(p->slave))
 		return 1;
-	if (setgroups(0, NULL) != 0 || setgid(NOBODY_UID) != 0 ||
-	    setuid(NOBODY_UID) != 0)
-		return tp_child_fail("becoming uid %d: %s", NOBODY_UID,
-				     strerror(errno));
+	if (tp_child_drop_to_nobody())
+		return 1;
 	if (child_dev_tty_is(p->slave))
 		return 1;
 	int fd = open("/dev/tty", O_WRONLY | O_CLOEXEC);

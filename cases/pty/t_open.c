@@ -3,7 +3,6 @@
  * and the termios each side starts with. */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +25,6 @@
 /* ... and their masters char major 128 (the ptm driver), reached only
  * through /dev/ptmx. */
 #define PTM_MAJOR 128
-/* An unprivileged uid that needs no /etc/passwd entry (minimal guests). */
-#define NOBODY 65534
 
 static int
 open_master(int extra_flags)
@@ -331,29 +328,29 @@ TP_CASE_ROOT(master_device_node_open_eio, TP_LINUX,
 	unlink(node);
 }
 
-/* As NOBODY: a new pair from /dev/ptmx, usable both ways. */
+/* As TP_NOBODY_UID: a new pair from /dev/ptmx, its slave opened. */
 static int
 unprivileged_pair(void *arg)
 {
 	(void)arg;
-	if (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 || setuid(NOBODY) != 0)
-		return tp_child_fail("becoming uid %d: %s", NOBODY, strerror(errno));
+	if (tp_child_drop_to_nobody())
+		return 1;
 	int m = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (m < 0)
-		return tp_child_fail("open /dev/ptmx as uid %d: %s", NOBODY,
+		return tp_child_fail("open /dev/ptmx as uid %d: %s", TP_NOBODY_UID,
 				     strerror(errno));
 	char path[64];
 	if (grantpt(m) != 0 || unlockpt(m) != 0 || ptsname_r(m, path, sizeof path))
 		return tp_child_fail("grantpt/unlockpt/ptsname as uid %d: %s",
-				     NOBODY, strerror(errno));
+				     TP_NOBODY_UID, strerror(errno));
 	int s = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (s < 0)
-		return tp_child_fail("open %s as uid %d: %s", path, NOBODY,
+		return tp_child_fail("open %s as uid %d: %s", path, TP_NOBODY_UID,
 				     strerror(errno));
 	struct stat st;
-	if (fstat(s, &st) != 0 || st.st_uid != NOBODY)
+	if (fstat(s, &st) != 0 || st.st_uid != TP_NOBODY_UID)
 		return tp_child_fail("%s belongs to uid %d, not its opener %d",
-				     path, (int)st.st_uid, NOBODY);
+				     path, (int)st.st_uid, TP_NOBODY_UID);
 	close(s);
 	close(m);
 	return 0;

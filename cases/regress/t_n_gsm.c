@@ -3,7 +3,6 @@
  * first (and so checks the privileged path); without it (no n_gsm module)
  * the case skips naming it. */
 #include <errno.h>
-#include <grp.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -13,17 +12,14 @@
 #ifndef N_GSM0710
 #define N_GSM0710 21
 #endif
-#define NOBODY 65534
 
 static int
 unprivileged_setd(void *arg)
 {
 	int fd = *(int *)arg, ld = N_GSM0710;
 
-	if (setgroups(0, NULL) != 0 || setresgid(NOBODY, NOBODY, NOBODY) != 0 ||
-	    setresuid(NOBODY, NOBODY, NOBODY) != 0)
-		return tp_child_fail("dropping to uid %d: %s", NOBODY,
-				     strerror(errno));
+	if (tp_child_drop_to_nobody())
+		return 1;
 	errno = 0;
 	if (ioctl(fd, TIOCSETD, &ld) == 0 || errno != EPERM)
 		return tp_child_fail("TIOCSETD N_GSM without CAP_NET_ADMIN: %s,"

@@ -5,7 +5,6 @@
  * expectation (fixtures/expect) records that difference. */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -13,7 +12,6 @@
 #include "ttypot.h"
 
 #define TIOCL_PASTESEL 3
-#define NOBODY 65534
 
 static int
 unprivileged_paste(void *arg)
@@ -21,10 +19,8 @@ unprivileged_paste(void *arg)
 	int fd = *(int *)arg;
 	char sub = TIOCL_PASTESEL;
 
-	if (setgroups(0, NULL) != 0 || setresgid(NOBODY, NOBODY, NOBODY) != 0 ||
-	    setresuid(NOBODY, NOBODY, NOBODY) != 0)
-		return tp_child_fail("dropping to uid %d: %s", NOBODY,
-				     strerror(errno));
+	if (tp_child_drop_to_nobody())
+		return 1;
 	errno = 0;
 	if (ioctl(fd, TIOCLINUX, &sub) == 0 || errno != EPERM)
 		return tp_child_fail("TIOCLINUX PASTESEL without CAP_SYS_ADMIN: "

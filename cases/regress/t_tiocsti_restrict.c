@@ -6,7 +6,6 @@
  * checked for what it does: unrestricted TIOCSTI on the own ctty.  The
  * program is exclusive (Kyuafile): the sysctl is global. */
 #include <errno.h>
-#include <grp.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -15,17 +14,6 @@
 #include "ttypot.h"
 
 #define SYSCTL_PATH "/proc/sys/dev/tty/legacy_tiocsti"
-#define NOBODY 65534
-
-static int
-drop_to_nobody(void)
-{
-	if (setgroups(0, NULL) != 0 || setresgid(NOBODY, NOBODY, NOBODY) != 0 ||
-	    setresuid(NOBODY, NOBODY, NOBODY) != 0)
-		return tp_child_fail("dropping to uid %d: %s", NOBODY,
-				     strerror(errno));
-	return 0;
-}
 
 struct story {
 	int slave;
@@ -43,7 +31,7 @@ sti_story(void *arg)
 	if (s->root_first && ioctl(s->slave, TIOCSTI, "r") != 0)
 		return tp_child_fail("TIOCSTI with CAP_SYS_ADMIN: %s",
 				     strerror(errno));
-	if ((rc = drop_to_nobody()))
+	if ((rc = tp_child_drop_to_nobody()))
 		return rc;
 	int r = ioctl(s->slave, TIOCSTI, "u");
 	int e = r < 0 ? errno : 0;

@@ -8,7 +8,6 @@
  * the child: the "no signal" check is a sigpending() after a pipe step,
  * not a timed window. */
 #include <errno.h>
-#include <grp.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -147,9 +146,6 @@ TP_CASE(winsize_shared_by_both_sides, TP_LINUX,
 	tp_pty_close(&p);
 }
 
-/* The other user of resized_by_another_user: nobody. */
-#define OTHER_UID 65534
-
 struct resize {
 	struct tp_pty p;
 	struct tp_sync s;
@@ -182,17 +178,15 @@ winch_info_child(void *arg)
 	return 0;
 }
 
-/* The resizer: TIOCSWINSZ on the master, as OTHER_UID when asked. */
+/* The resizer: TIOCSWINSZ on the master, as TP_NOBODY_UID when asked. */
 static int
 resizer(void *arg)
 {
 	struct resize *r = arg;
 	struct winsize ws = {.ws_row = 50, .ws_col = 132};
 
-	if (r->drop && (setgroups(0, NULL) != 0 || setgid(OTHER_UID) != 0 ||
-			setuid(OTHER_UID) != 0))
-		return tp_child_fail("becoming uid %d: %s", OTHER_UID,
-				     strerror(errno));
+	if (r->drop && tp_child_drop_to_nobody())
+		return 1;
 	if (ioctl(r->p.master, TIOCSWINSZ, &ws) != 0)
 		return tp_child_fail("TIOCSWINSZ 50x132: %s", strerror(errno));
 	return 0;
