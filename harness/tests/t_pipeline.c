@@ -15,6 +15,7 @@
 
 #include "kutil.h"
 #include "proc.h"
+#include "rbuf.h"
 
 #define WAIT_S 180 /* a loaded 2-core machine: the host column and initramfs */
 
@@ -90,14 +91,19 @@ static int
 listed_cases(const atf_tc_t *tc, const char *prog)
 {
 	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
-	char cmd[PATH_MAX + 64], line[512];
-	snprintf(cmd, sizeof cmd, "'%s/../../cases/%s' -l", src, prog);
-	FILE *p = popen(cmd, "r");
-	ATF_REQUIRE_MSG(p, "popen %s: %s", cmd, strerror(errno));
+	char path[PATH_MAX + 64], err[256];
+	snprintf(path, sizeof path, "%s/../../cases/%s", src, prog);
+	char *argv[] = {path, "-l", NULL};
+	struct rbuf out = {0};
+	ATF_REQUIRE_EQ_MSG(capture_run(argv, NULL, 60, &out, NULL, err, sizeof err), 0,
+			   "%s -l: %s", path, err);
 	int n = 0;
-	while (fgets(line, sizeof line, p))
-		n += !strncmp(line, "ident: ", 7);
-	ATF_REQUIRE_MSG(pclose(p) == 0 && n > 0, "%s listed %d cases", cmd, n);
+	for (const char *l = rbuf_str(&out); l; l = strchr(l, '\n')) {
+		l += *l == '\n';
+		n += !strncmp(l, "ident: ", 7);
+	}
+	rbuf_free(&out);
+	ATF_REQUIRE_MSG(n > 0, "%s -l listed no case", path);
 	return n;
 }
 
