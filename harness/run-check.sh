@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Run the whole suite on the running kernel with Kyua and print a summary.
 # Usage: run-check.sh KYUA RESULTS_DB [JOBS].  Exits 1 when any case failed or broke.
 set -u
@@ -8,10 +9,14 @@ rm -f "$db"
 start=$(date +%s)
 # A clean environment: Kyua's reports copy every variable into their output.
 # Kyua prints each case as it finishes: that is the progress display.
+# TTYPOT_CACHE: the user's own ttypot cache for every test, whatever HOME
+# Kyua gives a case, so that nothing is fetched or built twice.
+cache=${TTYPOT_CACHE:-${HOME:-/root}/.cache/ttypot}
 rcfile=$(mktemp)
 trap 'rm -f "$rcfile"' EXIT
 {
 	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="${HOME:-/root}" TERM=dumb \
+		TTYPOT_CACHE="$cache" \
 		"$kyua" -v parallelism="$jobs" -v unprivileged_user=nobody \
 		test -k Kyuafile -r "$db" 2>&1
 	echo $? > "$rcfile"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kutil.c: helpers for the kernel/QEMU side (hashes, files, progress). */
 #include "kutil.h"
 
@@ -374,7 +375,8 @@ int ku_lock(const char *path, int wait_s, const char *what)
 			break;
 		}
 		if (waited % 60 == 0)
-			ku_progress("%s: waiting for another ttypot (lock %s)", what, path);
+			ku_progress("%s: waiting for another ttypot doing the same "
+				    "(lock %s, %d s so far)", what, path, waited);
 		struct timespec ts = { 1, 0 };
 		nanosleep(&ts, NULL);
 	}
@@ -388,4 +390,71 @@ void ku_unlock(int fd)
 {
 	if (fd >= 0)
 		close(fd); /* closing drops the flock */
+}
+
+int ku_tmpdir_beside(const char *final, char *out, size_t outlen)
+{
+	char parent[PATH_MAX];
+	if (ku_fmt(parent, sizeof parent, "%s", final) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	char *slash = strrchr(parent, '/');
+	const char *name = slash ? slash + 1 : parent;
+	if (slash)
+		*slash = '\0';
+	if (ku_fmt(out, outlen, "%s/.%s.tmp.XXXXXX", slash ? parent : ".",
+		   name) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (slash && ku_mkdir_p(parent, 0755) < 0)
+		return -1;
+	/* mkdtemp's 0700 would follow the entry into place */
+	return mkdtemp(out) && chmod(out, 0755) == 0 ? 0 : -1;
+}
+
+int ku_once(const char *final, bool is_file, const char *what, int wait_s,
+	    ku_fill_fn fill, void *arg, char *err, size_t errlen)
+{
+	if (is_file ? ku_is_file(final) : ku_is_dir(final))
+		return 0;
+	char lockp[PATH_MAX], tmp[PATH_MAX], made[PATH_MAX + 256];
+	if (ku_fmt(lockp, sizeof lockp, "%s.lock", final) < 0 ||
+	    ku_tmpdir_beside(final, tmp, sizeof tmp) < 0) {
+		snprintf(err, errlen, "%s: cannot make a directory beside "
+			 "%s: %s", what, final, strerror(errno));
+		return -1;
+	}
+	/* The temporary directory exists before the lock is taken: unique,
+	 * so a writer that bypasses the lock can never remove it. */
+	int lk = ku_lock(lockp, wait_s, what);
+	if (lk < 0) {
+		snprintf(err, errlen, "%s: cannot lock %s: %s", what, lockp,
+			 strerror(errno));
+		ku_rm_rf(tmp);
+		return -1;
+	}
+	int rc = 0;
+	if (is_file ? ku_is_file(final) : ku_is_dir(final))
+		goto out; /* made while we waited */
+	err[0] = '\0';
+	if (fill(tmp, arg, err, errlen) < 0) {
+		if (!err[0])
+			snprintf(err, errlen, "%s: failed", what);
+		rc = -1;
+		goto out;
+	}
+	const char *base = strrchr(final, '/');
+	ku_fmt(made, sizeof made, "%s/%s", tmp, base ? base + 1 : final);
+	if (rename(is_file ? made : tmp, final) < 0 &&
+	    !(is_file ? ku_is_file(final) : ku_is_dir(final))) {
+		snprintf(err, errlen, "%s: cannot rename %s to %s: %s", what,
+			 is_file ? made : tmp, final, strerror(errno));
+		rc = -1;
+	}
+out:
+	ku_rm_rf(tmp);
+	ku_unlock(lk);
+	return rc;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* proc.c: the one runner of external commands (see proc.h). */
 #include "proc.h"
 #include "rbuf.h"

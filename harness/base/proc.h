@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * proc.h: the one runner of the harness's external commands (apt-get,
  * dpkg-deb, make, cpio, gzip, kyua, qemu, chromium): fork/exec without a

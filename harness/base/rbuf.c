@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rbuf.c: growable text buffer, escapes, small file helpers. */
 #include "rbuf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * base/: what every stage of the harness uses (rbuf.h text buffers and
  * escapes, kutil.h files and hashes, proc.h the one runner of external

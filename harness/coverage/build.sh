@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # build.sh: the gcov kernel of `make coverage`: src:linux-source-6.12 with
 # tinyconfig + fixtures/kernel/ttypot.config + fixtures/kernel/gcov.config,
 # out of tree in its own build directory, with gcov profiling for the
@@ -35,22 +36,31 @@ niceness=${TTYPOT_GCOV_NICE:-10}
 say() { echo "coverage: $*" >&2; }
 die() { echo "coverage: build step '$1' failed: $2" >&2; exit 1; }
 
-# The source: unpacked once into the harness's cache, as src: specs do.
+# The source: unpacked once into the harness's cache, as src: specs do, and
+# under the same lock (resolve_src.c), so that the two never unpack at once.
+mkdir -p "$cache/src"
+exec 8>"$src.lock"
+if ! flock -n 8; then
+	say "unpacking $pkg: waiting for another ttypot doing the same (lock $src.lock)"
+	flock -w 2400 8 || die source "gave up waiting for $src.lock"
+fi
 if [ ! -f "$src/.ttypot-unpacked" ]; then
 	if [ ! -f "$tarball" ]; then
 		[ "$(id -u)" = 0 ] || die source "$tarball missing: install $pkg"
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends "$pkg" >&2 ||
+			-o DPkg::Lock::Timeout=1200 --no-install-recommends "$pkg" >&2 ||
 			die source "cannot install $pkg"
 	fi
 	say "unpacking $tarball"
-	rm -rf "$src.tmp" && mkdir -p "$src.tmp"
-	timeout 1200 tar -xf "$tarball" -C "$src.tmp" ||
-		die source "cannot unpack $tarball"
-	mv "$src.tmp/$pkg" "$src" && rm -rf "$src.tmp"
+	rm -rf "$src"
+	tmp=$(mktemp -d "$cache/src/.$pkg.tmp.XXXXXX")
+	timeout 1200 tar -xf "$tarball" -C "$tmp" ||
+		{ rm -rf "$tmp"; die source "cannot unpack $tarball"; }
+	mv "$tmp/$pkg" "$src" && rm -rf "$tmp"
 	st=$(stat -c '%s %Y' "$tarball")
 	echo "tar:$tarball size=${st% *} mtime=${st#* }" >"$src/.ttypot-unpacked"
 fi
+exec 8>&-
 
 frag_base=$suite/fixtures/kernel/ttypot.config
 frag_gcov=$suite/fixtures/kernel/gcov.config
@@ -81,6 +91,13 @@ mk() {
 }
 
 mkdir -p "$build"
+# One build of this directory at a time (the lock kbuild.c takes for its
+# builds); held until the script exits.
+exec 7>"$build.lock"
+if ! flock -n 7; then
+	say "building $build: waiting for another ttypot doing the same (lock $build.lock)"
+	flock -w "$deadline_s" 7 || die lock "gave up waiting for $build.lock"
+fi
 config_id=$(cat "$src/.ttypot-unpacked" "$frag_base" "$frag_gcov" |
 	sha256sum | cut -c1-64)
 if [ "$(cat "$build/ttypot-config.stamp" 2>/dev/null)" != "$config_id" ]; then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kbuild.c: the out-of-tree kernel build shared by src: and tree: specs
  * (tinyconfig + fixtures/kernel/ttypot.config, ccache, a stamp to reuse). */
 #include "kresolve.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kernel.h: kernel specs and their resolution (stage 1 of the harness:
  * kernel/ -> guest/ -> results/ -> report/ -> commands/).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kimage.c: checks on a kernel image (per architecture: an x86 bzImage, an
  * arm64 Image, a ppc64le vmlinux), its release string, and the config
  * hash every resolver reports. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* kresolve.h: internals of kernel_resolve() shared by resolve_*.c. */
 #ifndef TTYPOT_KRESOLVE_H
 #define TTYPOT_KRESOLVE_H

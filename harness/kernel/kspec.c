@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kspec.c: parsing the kernel specs of the command line (syntax only). */
 #include "kernel.h"
 

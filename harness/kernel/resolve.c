@@ -1,11 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* resolve.c: kernel_resolve(), one resolver per kind of kernel spec.
  * A new kind of kernel source is a new resolve_<kind>.c here. */
 #include "kresolve.h"
 #include "kutil.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The column label says the architecture and ABI when they are not the
@@ -79,6 +82,11 @@ kernel_resolve(const struct kspec *spec, const char *cache_dir,
 			 strerror(errno));
 		return -1;
 	}
+	/* Builds run make -C SOURCE O=BUILD: a relative cache would be
+	 * taken relative to the source. */
+	char abs[PATH_MAX];
+	if (cache[0] != '/' && realpath(cache, abs))
+		ku_fmt(cache, sizeof cache, "%s", abs);
 	if (dispatch(spec, cache, out, err, errlen) < 0)
 		return -1;
 	/* Resolvers may have learnt the arch from the kernel itself. */

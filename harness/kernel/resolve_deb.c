@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* resolve_deb.c: deb:PACKAGE[=VERSION] and PATH.deb kernels. */
 #include "kresolve.h"
 #include "kutil.h"
@@ -82,6 +83,36 @@ find_vmlinuz(const char *dir, const char *prefix, char *rel, size_t rellen)
 	return found;
 }
 
+struct unpack_job {
+	const char *deb, *what;
+};
+
+/* ku_once's fill: dpkg-deb -x the package into tmpdir. */
+static int
+unpack_into(const char *tmpdir, void *arg, char *err, size_t errlen)
+{
+	const struct unpack_job *j = arg;
+	struct proc_result *r = malloc(sizeof *r);
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", j->what);
+		return -1;
+	}
+	double t0 = proc_now();
+	ku_progress("unpacking %s", j->deb);
+	const char *xargv[] = {"dpkg-deb", "-x", j->deb, tmpdir, NULL};
+	struct proc_opts o = {.deadline_ms = DPKG_DEADLINE_MS};
+	int rc = proc_run(xargv, &o, r) == 0 ? 0 : -1;
+	if (rc < 0) {
+		char l[200];
+		snprintf(err, errlen, "broken .deb %s: %s", j->deb,
+			 r->err[0] ? r->err : first_line(r, l, sizeof l));
+	} else {
+		ku_progress("unpacked %s in %.1f s", j->deb, proc_now() - t0);
+	}
+	free(r);
+	return rc;
+}
+
 /* Unpack a .deb (once) and fill out from its contents.  arch: the
  * kernel arch asked for, NULL when only the package says. */
 static int
@@ -91,7 +122,7 @@ unpack_deb(const char *deb, const char *what, const char *cache,
 	   char *depend_pkg, size_t deplen, char *err, size_t errlen)
 {
 	struct proc_result *r = malloc(sizeof *r);
-	char xdir[PATH_MAX], tmp[PATH_MAX + 8];
+	char xdir[PATH_MAX];
 	int rc = -1;
 	if (!r) {
 		snprintf(err, errlen, "%s: out of memory", what);
@@ -122,32 +153,12 @@ unpack_deb(const char *deb, const char *what, const char *cache,
 		arch = parch ? parch : "x86_64";
 
 	ku_fmt(xdir, sizeof xdir, "%s/deb/x/%s", cache, key);
-	if (!ku_is_dir(xdir)) {
-		double t0 = proc_now();
-		ku_progress("unpacking %s", deb);
-		ku_fmt(tmp, sizeof tmp, "%s.tmp", xdir);
-		ku_rm_rf(tmp);
-		if (ku_mkdir_p(tmp, 0755) < 0) {
-			snprintf(err, errlen, "%s: cannot create %s: %s", what,
-				 tmp, strerror(errno));
-			goto out;
-		}
-		const char *xargv[] = {"dpkg-deb", "-x", deb, tmp, NULL};
-		if (proc_run(xargv, &fo, r) != 0) {
-			char l[200];
-			snprintf(err, errlen, "broken .deb %s: %s", deb,
-				 r->err[0] ? r->err : first_line(r, l, sizeof l));
-			ku_rm_rf(tmp);
-			goto out;
-		}
-		if (rename(tmp, xdir) < 0) {
-			snprintf(err, errlen, "%s: rename %s: %s", what, tmp,
-				 strerror(errno));
-			ku_rm_rf(tmp);
-			goto out;
-		}
-		ku_progress("unpacked %s in %.1f s", deb, proc_now() - t0);
-	}
+	char doing[PATH_MAX + 16];
+	ku_fmt(doing, sizeof doing, "unpacking %s", deb);
+	struct unpack_job uj = {.deb = deb, .what = what};
+	if (ku_once(xdir, false, doing, DPKG_DEADLINE_MS / 1000 * 2, unpack_into,
+		    &uj, err, errlen) < 0)
+		goto out;
 	char rel[128];
 	const char *prefix = kimage_deb_prefix(arch);
 	if (!find_vmlinuz(xdir, prefix, rel, sizeof rel)) {
@@ -189,6 +200,43 @@ unpack_deb(const char *deb, const char *what, const char *cache,
 	}
 	rc = 0;
 out:
+	free(r);
+	return rc;
+}
+
+struct download_job {
+	const char *spec, *exact, *base;
+};
+
+/* ku_once's fill: apt-get download the exact version into tmpdir. */
+static int
+download_into(const char *tmpdir, void *arg, char *err, size_t errlen)
+{
+	const struct download_job *j = arg;
+	struct proc_result *r = malloc(sizeof *r);
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", j->spec);
+		return -1;
+	}
+	ku_progress("downloading %s", j->exact);
+	double t0 = proc_now();
+	const char *dargv[] = {"apt-get", "download", "-q", j->exact, NULL};
+	struct proc_opts d = {.cwd = tmpdir, .deadline_ms = APT_DEADLINE_MS};
+	proc_run(dargv, &d, r);
+	char got[PATH_MAX];
+	ku_fmt(got, sizeof got, "%s/%s", tmpdir, j->base);
+	int rc = 0;
+	if (r->status != 0 || !ku_is_file(got)) {
+		char l[300];
+		const char *msg = r->err[0] ? r->err : first_line(r, l, sizeof l);
+		if (r->timed_out)
+			msg = "timed out";
+		snprintf(err, errlen, "kernel spec '%s': apt-get download "
+			 "%s failed: %s", j->spec, j->exact, msg);
+		rc = -1;
+	} else {
+		ku_progress("downloaded %s in %.1f s", j->base, proc_now() - t0);
+	}
 	free(r);
 	return rc;
 }
@@ -238,25 +286,13 @@ resolve_pkg(const struct kspec *s, const char *pkg, const char *pinned,
 		goto out;
 	}
 	ku_fmt(deb, sizeof deb, "%s/%s", dl, base);
-	if (!ku_is_file(deb)) {
-		char exact[600];
-		snprintf(exact, sizeof exact, "%s=%s", qual, version);
-		ku_progress("downloading %s", exact);
-		double t0 = proc_now();
-		const char *dargv[] = {"apt-get", "download", "-q", exact, NULL};
-		struct proc_opts d = {.cwd = dl, .deadline_ms = APT_DEADLINE_MS};
-		proc_run(dargv, &d, r);
-		if (r->status != 0 || !ku_is_file(deb)) {
-			char l[300];
-			const char *msg = r->err[0] ? r->err : first_line(r, l, sizeof l);
-			if (r->timed_out)
-				msg = "timed out";
-			snprintf(err, errlen, "kernel spec '%s': apt-get download "
-				 "%s failed: %s", s->text, exact, msg);
-			goto out;
-		}
-		ku_progress("downloaded %s in %.1f s", base, proc_now() - t0);
-	}
+	char exact[600], doing[700];
+	snprintf(exact, sizeof exact, "%s=%s", qual, version);
+	ku_fmt(doing, sizeof doing, "%s: downloading %s", s->text, exact);
+	struct download_job dj = {.spec = s->text, .exact = exact, .base = base};
+	if (ku_once(deb, true, doing, APT_DEADLINE_MS / 1000 * 2, download_into,
+		    &dj, err, errlen) < 0)
+		goto out;
 	char key[512];
 	snprintf(key, sizeof key, "%.*s", (int)(strlen(base) - 4), base);
 	char dep[256] = "";

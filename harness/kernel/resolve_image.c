@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* resolve_image.c: the host and image (bzImage path) kernel specs. */
 #include "kresolve.h"
 #include "kutil.h"

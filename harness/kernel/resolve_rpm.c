@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* resolve_rpm.c: rpm:KERNEL.rpm[,MODULES.rpm...] and PATH.rpm kernels
  * (Fedora, RHEL, SUSE), unpacked with rpm2cpio and cpio as deb: unpacks
  * with dpkg-deb.
@@ -297,6 +298,32 @@ split_list(const struct kspec *s, char paths[][PATH_MAX], char *err, size_t errl
 	return n;
 }
 
+struct unpack_job {
+	const char *what;
+	const struct rpm_pkg *pk;
+	int npk;
+	struct proc_result *r;
+};
+
+/* ku_once's fill: every package's wanted files into tmpdir, modules
+ * decompressed. */
+static int
+unpack_into(const char *tmpdir, void *arg, char *err, size_t errlen)
+{
+	const struct unpack_job *j = arg;
+	double t0 = proc_now();
+	for (int i = 0; i < j->npk; i++) {
+		ku_progress("unpacking %s", j->pk[i].path);
+		if (unpack_one(j->what, &j->pk[i], tmpdir, j->r, err, errlen) < 0)
+			return -1;
+	}
+	if (decompress_modules(j->what, tmpdir, j->r, err, errlen) < 0)
+		return -1;
+	ku_progress("unpacked %d RPM%s in %.1f s", j->npk, j->npk > 1 ? "s" : "",
+		    proc_now() - t0);
+	return 0;
+}
+
 static int
 resolve_pkgs(const struct kspec *s, const char *cache, struct rpm_pkg *pk,
 	     int npk, struct proc_result *r, struct kernel_info *out,
@@ -336,39 +363,15 @@ resolve_pkgs(const struct kspec *s, const char *cache, struct rpm_pkg *pk,
 		}
 		rbuf_add(&ids, hex);
 	}
-	char key[65], xdir[PATH_MAX], tmp[PATH_MAX + 8];
+	char key[65], xdir[PATH_MAX], doing[PATH_MAX + 32];
 	ku_sha256_hex(ids.s, ids.len, key);
 	rbuf_free(&ids);
 	ku_fmt(xdir, sizeof xdir, "%s/rpm/x/%.16s", cache, key);
-	if (!ku_is_dir(xdir)) {
-		double t0 = proc_now();
-		ku_fmt(tmp, sizeof tmp, "%s.tmp", xdir);
-		ku_rm_rf(tmp);
-		if (ku_mkdir_p(tmp, 0755) < 0) {
-			snprintf(err, errlen, "%s: cannot create %s: %s", what,
-				 tmp, strerror(errno));
-			return -1;
-		}
-		for (int i = 0; i < npk; i++) {
-			ku_progress("unpacking %s", pk[i].path);
-			if (unpack_one(what, &pk[i], tmp, r, err, errlen) < 0) {
-				ku_rm_rf(tmp);
-				return -1;
-			}
-		}
-		if (decompress_modules(what, tmp, r, err, errlen) < 0) {
-			ku_rm_rf(tmp);
-			return -1;
-		}
-		if (rename(tmp, xdir) < 0) {
-			snprintf(err, errlen, "%s: rename %s: %s", what, tmp,
-				 strerror(errno));
-			ku_rm_rf(tmp);
-			return -1;
-		}
-		ku_progress("unpacked %d RPM%s in %.1f s", npk, npk > 1 ? "s" : "",
-			    proc_now() - t0);
-	}
+	ku_fmt(doing, sizeof doing, "unpacking %s", pk[0].path);
+	struct unpack_job uj = {.what = what, .pk = pk, .npk = npk, .r = r};
+	if (ku_once(xdir, false, doing, RPM_DEADLINE_MS / 1000 * (npk + 1),
+		    unpack_into, &uj, err, errlen) < 0)
+		return -1;
 	char img[PATH_MAX], rel[128];
 	if (!find_image(xdir, img, sizeof img, rel, sizeof rel)) {
 		snprintf(err, errlen, "%s: no kernel image in %s (neither "

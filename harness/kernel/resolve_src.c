@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* resolve_src.c: src:linux-source-X.Y kernels (Debian source packages, built by kbuild.c). */
 #include "kresolve.h"
 #include "kutil.h"
@@ -29,7 +30,9 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 			return -1;
 		}
 		ku_progress("installing %s", s->arg);
+		/* apt waits for the dpkg lock another install holds */
 		const char *argv[] = {"apt-get", "install", "-y", "-q",
+				      "-o", "DPkg::Lock::Timeout=1200",
 				      "--no-install-recommends", s->arg, NULL};
 		char *envp[] = {"DEBIAN_FRONTEND=noninteractive",
 				"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
@@ -65,7 +68,9 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 	char lockp[PATH_MAX + 8];
 	ku_fmt(lockp, sizeof lockp, "%s.lock", srcdir);
 	ku_mkdir_p(parent, 0755);
-	int lk = ku_lock(lockp, UNPACK_DEADLINE_MS / 1000 * 2, s->text);
+	char doing[PATH_MAX + 16];
+	ku_fmt(doing, sizeof doing, "%s: unpacking %s", s->text, tar);
+	int lk = ku_lock(lockp, UNPACK_DEADLINE_MS / 1000 * 2, doing);
 	if (lk < 0) {
 		snprintf(err, errlen, "%s: cannot lock %s: %s", s->text, lockp,
 			 strerror(errno));
@@ -76,10 +81,8 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 	free(m);
 	if (!fresh) {
 		char tmp[PATH_MAX + 8], inner[PATH_MAX + 300];
-		ku_fmt(tmp, sizeof tmp, "%s.tmp", srcdir);
-		ku_rm_rf(tmp);
 		ku_rm_rf(srcdir);
-		if (ku_mkdir_p(tmp, 0755) < 0) {
+		if (ku_tmpdir_beside(srcdir, tmp, sizeof tmp) < 0) {
 			snprintf(err, errlen, "%s: cannot create %s: %s",
 				 s->text, tmp, strerror(errno));
 			ku_unlock(lk);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* resolve_tree.c: tree:DIR kernels, built out of tree into the cache. */
 #include "kresolve.h"
 #include "kutil.h"

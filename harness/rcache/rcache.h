@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rcache.h: the result cache (stage "rcache": base -> kernel -> mutation ->
  * guest -> rcache -> results -> report -> commands).  A column whose key

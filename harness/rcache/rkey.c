@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rkey.c: the result cache's key (rcache.h): content hashes of the kernel,
  * the built suite and its host programs, the filter, arch/ABI, QEMU. */
 #include "rcache.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rstore.c: entries of the result cache (rcache.h): CACHE/results/XX/KEY/
  * holds results (the results-channel file), meta (when, which run, the
  * outcome, the results' checksum) and key (the inputs, for people). */
@@ -102,9 +103,7 @@ int rcache_store(const char *cache_dir, const struct rcache_key *k,
 	}
 	char dir[PATH_MAX], tmp[PATH_MAX + 32], p[PATH_MAX + 48], sum[65];
 	entry_dir(cache_dir, k, dir, sizeof dir);
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", dir, (long)getpid());
-	ku_rm_rf(tmp);
-	if (ku_mkdir_p(tmp, 0755) < 0) {
+	if (ku_tmpdir_beside(dir, tmp, sizeof tmp) < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
 		return -1;
 	}
@@ -136,15 +135,15 @@ int rcache_store(const char *cache_dir, const struct rcache_key *k,
 		rc = -1;
 	rbuf_free(&m);
 	/* The entry appears whole: the old one (if any) goes, the new one is
-	 * renamed into place. */
+	 * renamed into place.  Another run storing the same key at once may
+	 * win the rename: its entry is as good as ours. */
 	if (rc == 0) {
 		ku_rm_rf(dir);
-		if (rename(tmp, dir) < 0)
+		if (rename(tmp, dir) < 0 && !ku_is_dir(dir))
 			rc = -1;
 	}
-	if (rc < 0) {
+	if (rc < 0)
 		snprintf(err, errlen, "cannot write the entry %s: %s", dir, strerror(errno));
-		ku_rm_rf(tmp);
-	}
+	ku_rm_rf(tmp);
 	return rc;
 }
