@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # ttypot: build the support library, case programs, fixtures and the harness.
 # `make check` runs the suite on the running kernel; `make matrix` runs it on
 # the default kernel set.  Both install their Debian dependencies first.
@@ -51,7 +52,7 @@ HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 GUEST_TEST_SRCS   := $(wildcard harness/tests/guest/t_*.c)
 GUEST_TESTS       := $(GUEST_TEST_SRCS:.c=)
 
-.PHONY: all programs check check-man check-fuzz matrix guest-root bench mutants mutants-sample coverage bisect-demo deps clean install deb check-deb cross cross-all
+.PHONY: all programs check check-man check-spdx check-fuzz matrix guest-root bench mutants mutants-sample coverage bisect-demo deps clean install deb check-deb cross cross-all
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS) $(GUEST_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
@@ -126,6 +127,7 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-man
+	@$(MAKE) --no-print-directory check-spdx
 	@$(MAKE) --no-print-directory check-fuzz
 	@harness/run-check.sh $(KYUA) $(RESULTS) $(JOBS)
 
@@ -134,6 +136,10 @@ check-man: harness/ttypot.1
 	if [ -n "$$out" ]; then echo "$$out"; echo "ttypot.1: man -l warns"; exit 1; fi; \
 	LC_ALL=C.UTF-8 MANWIDTH=80 man -l $< | grep -q 'bisect-run' || \
 		{ echo "ttypot.1: man -l does not render"; exit 1; }
+
+# Every source file carries its SPDX licence line (LICENSE: GPL-2.0-only).
+check-spdx:
+	@harness/check-spdx.sh
 
 matrix: DEPS_FOR = matrix
 matrix: deps

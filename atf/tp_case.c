@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_case.c: case metadata, the watchdog thread and end-of-case reaping. */
 #include <errno.h>
 #include <pthread.h>

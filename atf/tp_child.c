@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_child.c: forked children that report their outcome and are always reaped. */
 #include <errno.h>
 #include <grp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_ctty.c: children that own a controlling tty, and the pipes and bounded
  * waits a case uses to step them.  Everything named tp_child_* runs in a
  * forked child and reports through tp_child_fail(); never an ATF call. */

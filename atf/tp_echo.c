@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_echo.c: exact-echo checks (tp_echo.h). */
 #include <errno.h>
 #include <poll.h>

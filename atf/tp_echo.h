@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tp_echo.h: exact-echo checks for the echo and termios areas.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_exit.c: seeing a child's exit the moment it happens, and nudging a
  * blocking read so that it cannot outlast its deadline.  The close-race
  * cases read a pty master right at the writer's exit: that is where data

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_expect.c: interactive sessions over libexpect (see tp_expect.h). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tp_expect.h: whole interactive sessions driven through libexpect.
  *

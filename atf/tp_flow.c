@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_flow.c: output flow control helpers: stop/start input with a marker,
  * tcflow, and children that sleep in write() or poll(POLLOUT) on a stopped
  * tty so a case can check that the restart wakes them. */

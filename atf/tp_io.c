@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_io.c: reads and writes that cannot block past a deadline. */
 #include <errno.h>
 #include <poll.h>

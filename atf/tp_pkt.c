@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_pkt.c: pty packet mode (TIOCPKT) on the master: status and data packets. */
 #include <errno.h>
 #include <poll.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tp_private.h: shared between the library's own files, not for cases. */
 #ifndef TP_PRIVATE_H
 #define TP_PRIVATE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_pty.c: the pty pair fixture. */
 #include <errno.h>
 #include <fcntl.h>

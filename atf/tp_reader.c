@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_reader.c: one read() run in a child, timed, its result sent back. */
 #include <errno.h>
 #include <fcntl.h>

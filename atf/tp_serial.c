@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_serial.c: finding the cross-connected UART pair, opening ports in a
  * known state and restoring them, bounded UART I/O, modem lines, counters. */
 #include <dirent.h>

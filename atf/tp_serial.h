@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tp_serial.h: the serial area's helpers (cases/serial), on top of ttypot.h.
  *

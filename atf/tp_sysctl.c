@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_sysctl.c: change a sysctl for one case and put it back at case end,
  * also when a check fails (atexit, in the case process only). */
 #include <errno.h>

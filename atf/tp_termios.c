@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_termios.c: termios helpers that fail the case instead of returning. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tp_termios2.h: the kernel's struct termios2 and TCGETS2/TCSETS2, for
  * reading and setting speeds that glibc's termios cannot express (an input

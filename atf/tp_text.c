@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_text.c: bytes rendered as text for failure messages. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tp_wait.c: waits on state, each with a deadline and a named subject. */
 #include <errno.h>
 #include <poll.h>

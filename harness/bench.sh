@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench.sh [both|cold|warm|ci|order] [KERNEL...]: time the default matrix (or
 # the given kernels) and print, per run, the wall time and each column's
 # resolve, boot and suite seconds beside the previous run's (kept in the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian packages ttypot needs, when missing.  Run as root it
 # installs them; otherwise it names them and fails.
 # Usage: deps.sh check|matrix|coverage|cross|report|deb

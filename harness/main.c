@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* main.c: the ttypot command: one line per subcommand, each in commands/
  * (`ttypot help` lists them, `ttypot COMMAND --help` shows its options,
  * man ttypot says it all). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * app_run.h: running real programs (emacs, script, python3, expect, tmux,
  * ssh) for the apps and peers rows, over real ptys.

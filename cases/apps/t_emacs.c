@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_emacs.c: the 2.6.31 story with the program that reported it.  GNU
  * Emacs in batch mode runs commands the way M-x compile does

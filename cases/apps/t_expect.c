@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_expect.c: Expect (the Tcl program) spawning a password prompter and
  * answering it, as install scripts and test rigs do.  The prompter is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_python.c: Python programs that run a command on a pty and read it to
  * the end, the three ways Python code does it: pty.spawn (the command's

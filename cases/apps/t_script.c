@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_script.c: util-linux script(1) recording a command.  script runs the
  * command on a pty of its own and copies what it reads from that pty's

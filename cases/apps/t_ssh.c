@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_ssh.c: OpenSSH over the loopback.  The case starts its own sshd (in
  * the foreground, on a free port of 127.0.0.1, a config and a client key

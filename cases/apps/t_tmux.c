@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_tmux.c: tmux, the terminal multiplexer: its panes are ptys it is the
  * master of.  A pane runs a small Python program that reports its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_eof.c: VEOF in canonical mode: end-of-file reads and partial-line pushes. */
 #include <errno.h>
 #include <poll.h>

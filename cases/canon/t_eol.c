@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_eol.c: the extra line terminators VEOL and VEOL2 in canonical mode. */
 #include <errno.h>
 #include <poll.h>

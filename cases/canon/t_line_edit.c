@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_line_edit.c: canonical-mode line editing with VERASE, VKILL and VWERASE. */
 #include <errno.h>
 #include <poll.h>

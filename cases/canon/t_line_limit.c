@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_line_limit.c: how canonical lines are returned by read(): size limit, one line per read. */
 #include <errno.h>
 #include <poll.h>

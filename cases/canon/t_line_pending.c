@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_line_pending.c: a canonical line not yet terminated, and ICANON toggled around queued input. */
 #include <errno.h>
 #include <poll.h>

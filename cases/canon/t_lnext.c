@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_lnext.c: VLNEXT (literal next) in canonical mode, and its IEXTEN dependency. */
 #include <errno.h>
 #include <poll.h>

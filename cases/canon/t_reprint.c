@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_reprint.c: VREPRINT (^R) echo in canonical mode and what enables it. */
 #include <errno.h>
 #include <poll.h>

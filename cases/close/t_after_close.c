@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_after_close.c: what each side of a pty sees after the other side closes.
  *

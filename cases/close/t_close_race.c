@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_close_race.c: hunt the close race behind regressions.md #1/#3/#4 with
  * bounded loops.  Each iteration: a fresh pty pair, a child writes N pattern

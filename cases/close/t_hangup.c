@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_hangup.c: hangup of a pty slave that is a controlling terminal.
  *

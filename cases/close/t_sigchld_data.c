@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_sigchld_data.c: a child writes N bytes to the pty slave and exits; once
  * the parent has SIGCHLD / waitpid, every byte must be readable from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echo_erase.c: what VERASE and VWERASE echo (ECHOE off and on), and the
  * column logic that erases a control character, a UTF-8 character and a
  * tab with the right number of backspaces. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echo_isig.c: the echo of the signal characters (VINTR, VQUIT, VSUSP):
  * ^X after the flush they cause, the whole line's echo kept with NOFLSH,
  * and stopped output restarted by them.  The pty has no session here, so

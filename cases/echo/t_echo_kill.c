@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echo_kill.c: what VKILL echoes under ECHOK and ECHOKE, and what ECHONL
  * echoes with and without ECHO. */
 #include <string.h>

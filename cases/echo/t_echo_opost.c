@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echo_opost.c: echoes go through output processing (OPOST and its
  * flags) exactly like program output, except the ^X pairs of ECHOCTL. */
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echo_stopped.c: echo of input that arrives while output is stopped is
  * held, and released when output starts again. */
 #include <poll.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echoctl.c: ECHOCTL's ^X notation for every control character, and the
  * characters n_tty echoes differently (TAB, NL, CR, START/STOP, EOF, EOL,
  * bytes above 0x7f). */

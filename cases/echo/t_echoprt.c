@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echoprt.c: ECHOPRT, the hardcopy erase display: erased characters are
  * printed backwards between '\' and '/'. */
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_iflag.c: input processing (c_iflag) of bytes the master writes, as
  * the slave reads them.  Non-canonical cases end the input with a '#'
  * marker and read the slave up to it, so a lost or extra byte shows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_ixon.c: XON/XOFF output flow control (IXON, IXANY) driven by VSTOP
  * and VSTART bytes the master writes.  The ldisc handles the input in
  * order, so once a marker byte written after ^S is readable on the slave,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_oflag.c: output processing (c_oflag) of bytes the slave writes, as
  * the master reads them.  Each case writes its text, then a '#' marker in
  * a second write; the master collects up to the marker, so a missing or

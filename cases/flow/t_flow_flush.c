@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_flow_flush.c: flushing and draining while output is stopped.  tcflush
  * discards queued data but never changes the stopped state; tcdrain and
  * TCSADRAIN/TCSAFLUSH on a pty slave do not wait for stopped output (a pty

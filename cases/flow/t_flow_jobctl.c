@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_flow_jobctl.c: tcflow and tcflush are job-control checked
  * (tty_ioctl.c n_tty_ioctl_helper -> tty_check_change): a background
  * process group calling them on its controlling tty is sent SIGTTOU and the

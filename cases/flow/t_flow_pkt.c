@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_flow_pkt.c: the packet-mode status a master sees for each way output
  * flow changes (pty.c pty_start/pty_stop/pty_set_termios): every stop and
  * restart reports exactly once, and changes that are no change report

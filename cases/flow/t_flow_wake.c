@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_flow_wake.c: restarting stopped output wakes whoever sleeps on it: a
  * writer in write(2), a poller in poll(POLLOUT), an epoll waiter (tty_io.c
  * __start_tty -> tty_wakeup; n_tty_set_termios wake_up).  Each sleeper is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_stopchars.c: XON/XOFF input handling on the slave (n_tty.c
  * n_tty_receive_char_flow_ctrl, n_tty_receive_char_special, IXANY, and
  * n_tty_set_termios restarting output when IXON is cleared): which bytes are

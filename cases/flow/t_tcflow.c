@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_tcflow.c: tcflow(3) on a pty slave: TCOOFF/TCOON suspend and resume its
  * output independently of IXON, VSTART and IXANY; TCIOFF/TCION send the
  * current VSTOP/VSTART to the master (tty_ioctl.c n_tty_ioctl_helper,

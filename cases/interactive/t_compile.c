@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_compile.c: the emacs compile-mode story.  A compile-like child
  * (fixtures/tp_compile.c) prints N lines at full speed on its pty and

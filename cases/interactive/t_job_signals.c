@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_job_signals.c: job control keys typed into a session whose leader is a
  * shell-like fixture (fixtures/tp_jobsh.c).  ^C, ^\ and ^Z must reach the

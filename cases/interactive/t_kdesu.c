@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_kdesu.c: a kdesu-like reader (fixtures/tp_kdesu.c) on a raw pty reads
  * in 4096-byte chunks and splits protocol lines itself.  The case writes

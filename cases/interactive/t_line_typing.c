@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_line_typing.c: canonical line editing as a person types it at a shell
  * prompt (fixtures/tp_jobsh.c, "say TEXT" prints "said [TEXT]").  Keys go

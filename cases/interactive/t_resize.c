@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_resize.c: window resizes reaching a full-screen program
  * (fixtures/tp_fullscreen.c) as SIGWINCH.  The case resizes with

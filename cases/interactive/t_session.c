@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_session.c: the session API itself (atf/tp_expect.c) on the running
  * kernel: a spawned fixture leads a session on its pty, a stuck expect is

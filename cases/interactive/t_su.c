@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_su.c: a su-like password prompt on a pty, driven as a person would.
  * The fixture (fixtures/tp_su.c) turns ECHO off before it prints

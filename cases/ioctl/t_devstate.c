@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_devstate.c: per-tty state ioctls on a pty: window size default,
  * exclusive mode (TIOCEXCL), line discipline (TIOCGETD/TIOCSETD), output
  * flow (TCXONC), FIONBIO, and serial-only ioctls a pty does not have. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_efault.c: a tty ioctl that reports into the caller's memory fails with
  * EFAULT when that memory is not writable, and never claims success: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_queue.c: the ioctls that count or discard queued bytes on a pty:
  * FIONREAD / TIOCINQ, TIOCOUTQ, TCFLSH, tcdrain, tcsetattr(TCSAFLUSH).
  * Bytes written to one side wait in two places on the other: the line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_sendfile.c: sendfile and splice with a tty on one end, and lseek on a
  * tty.  Regression #9: 36e2c7421f02 (5.10) dropped splice support from tty
  * files so sendfile to a tty failed EINVAL; dd78b0c483e3 and 9bb48c82aced

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_tiocsti.c: TIOCSTI (fake input) permissions.  Regression table #19:
  * 83efeeeb3d04 (6.2) added dev.tty.legacy_tiocsti (0: TIOCSTI fails EIO),
  * 690c8b804ad2 (6.5) always lets CAP_SYS_ADMIN through.  Without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_background.c: a background process group touching its controlling tty
  * gets SIGTTIN / SIGTTOU (POSIX 11.1.4), or EIO where the signal cannot act.
  *

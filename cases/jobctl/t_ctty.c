@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_ctty.c: acquiring and losing a controlling tty (TIOCSCTTY, TIOCNOTTY,
  * open without O_NOCTTY, /dev/tty) and who may take one from another
  * session.  The case watches the pty from the master side: TIOCGSID and

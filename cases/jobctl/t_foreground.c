@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_foreground.c: the foreground process group of a controlling tty:
  * tcgetpgrp / tcsetpgrp / tcgetsid (TIOCGPGRP, TIOCSPGRP, TIOCGSID) and
  * their errors.  The session leader L moves the foreground to a second

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_notty.c: TIOCNOTTY.  From the session leader it takes the tty away
  * from the whole session and sends SIGHUP and SIGCONT to the foreground
  * group (here a group other than the leader's); from any other member it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_nonblock.c: O_NONBLOCK against VMIN/VTIME on a non-canonical slave. */
 #include <errno.h>
 #include <fcntl.h>

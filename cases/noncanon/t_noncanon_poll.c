@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_noncanon_poll.c: poll() readiness agrees with what read() would do in
  * each VMIN/VTIME regime, checked with a poller already asleep when the
  * input arrives. */

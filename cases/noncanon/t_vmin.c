@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_vmin.c: non-canonical reads and VMIN (with VTIME=0). */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_vtime.c: non-canonical read timers (VTIME), alone and as inter-byte timer. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_extproc.c: EXTPROC on the slave: TIOCPKT_IOCTL status, no editing, no echo. */
 #include <errno.h>
 #include <poll.h>

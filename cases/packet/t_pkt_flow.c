@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_pkt_flow.c: packet-mode STOP/START and NOSTOP/DOSTOP status from slave
  * flow control, and the wake-up of a master reader already asleep when a
  * status comes. */

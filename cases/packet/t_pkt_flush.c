@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_pkt_flush.c: packet-mode FLUSHREAD/FLUSHWRITE status from tcflush on the
  * slave, and the wake-up of a master reader already asleep when it comes. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_pkt_poll.c: poll() on a packet-mode master: POLLPRI for status, and the
  * wake-up of a poller already asleep when a status comes. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_tiocpkt.c: pty packet mode basics: data packets, status order, TIOCGPKT, mode off. */
 #include <errno.h>
 #include <poll.h>

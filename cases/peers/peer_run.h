@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * peer_run.h: CPython's own tests of the same interfaces as rows of the
  * matrix.  Each row runs one test of Debian's libpython3.11-testsuite

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_test_getpass.c: CPython's test_getpass: getpass on /dev/tty and its fallbacks, echo turned off and termios restored.
  * One row per test (peer_run.h); `listed` checks the list against

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_test_ioctl.c: CPython's test_ioctl: TIOCGPGRP through fcntl.ioctl on /dev/tty and a pty, with mutable and immutable buffers.
  * One row per test (peer_run.h); `listed` checks the list against

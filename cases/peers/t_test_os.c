@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_test_os.c: the pty and tty parts of CPython's test_os: os.openpty's descriptors' inheritance, os.get_terminal_size against stty, isatty/ttyname/tcgetpgrp/tcsetpgrp on invalid descriptors.
  * One row per test (peer_run.h); `listed` checks the list against

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_test_pty.c: CPython's test_pty: pty.openpty, pty.fork, pty.spawn and its copy loop.
  * One row per test (peer_run.h); `listed` checks the list against

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_test_readline.c: CPython's test_readline: GNU readline driven over a pty (history, non-ASCII input, init).
  * One row per test (peer_run.h); `listed` checks the list against

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_poll.c: readiness of pty ends through poll, select and epoll, and the
  * wakeups of pollers already asleep when input arrives.  Regression #7:
  * 57087d515441 (3.18) made input wake only POLLIN waiters, so a poll for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_devpts.c: the devpts filesystem behind the slaves: node mode and owner
  * from the mount options, private instances, index reuse, per-instance and
  * global limits.  Cases that need a private instance run in their own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echo.c: echo of input written to the master, and the flags that
  * shape it (OPOST, ECHOE, ECHONL, ECHOCTL).  No ECHO-toggle-while-input
  * cases: that race (#2) was never fixed. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_open.c: opening a pty pair: posix_openpt, grantpt, unlockpt, ptsname,
  * the slave lock, controlling-tty rules, many pairs, fd limits, node removal,
  * and the termios each side starts with. */

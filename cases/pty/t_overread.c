@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_overread.c: readers that ask for more (or less) than one write's worth.
  *

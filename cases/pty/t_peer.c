@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_peer.c: TIOCGPTPEER (Linux 4.13), opening the slave from the master fd
  * without a path: which tty it opens, the lock, open flags, ctty, limits,
  * and independence from what /dev/pts shows. */

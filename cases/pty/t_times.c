@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_times.c: the times of a tty's device node, as w(1) and who -u read
  * them for a user's idle time.  A read that returns bytes moves the node's

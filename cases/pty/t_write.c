@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_write.c: how much one write() to a pty writes.  The tty layer hands a
  * large write to the line discipline in chunks (2 KiB by default), but the

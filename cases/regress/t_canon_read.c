@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_canon_read.c: canonical reads that the 3.12 and 5.11 n_tty read rewrites
  * got wrong (regressions.md #5, #14 EOF push; #13 64-byte split; #8 the
  * 4095-character line limit).  canon/t_eof.c, canon/t_line_limit.c and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_close_data.c: data written to a pty just before its writer closes it
  * (regressions.md #1, #3, #4, #18), each checked with the catalogue's exact
  * recipe.  close/t_sigchld_data.c covers the variations (exec'd writers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_devpts_instance.c: regressions.md #25: since eedf265aa003 (4.7) every
  * devpts mount is a new instance with its own numbering.  pty/t_devpts.c
  * checks options and limits; here the catalogue recipe: in a private mount

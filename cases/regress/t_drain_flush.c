@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_drain_flush.c: regressions.md #29 (characterisation): a pty has no
  * transmit queue, so tcdrain on the slave returns at once and TIOCOUTQ is 0
  * with output unread by the master; TCSAFLUSH discards unread input.  The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echo_opost.c: regressions.md #28 (2.6.31, unverified): echoes go
  * through output processing only when OPOST is set.  pty/t_echo.c checks the
  * canonical OPOST-off half; here both halves of the recipe, non-canonical,

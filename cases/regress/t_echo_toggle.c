@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echo_toggle.c: regressions.md #2 (never fixed, characterised): the
  * slave clears ECHO, the master writes a line, the slave sets ECHO again;
  * since 2.6.31 input is processed by a worker, so part of the line may still

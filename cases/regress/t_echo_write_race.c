@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_echo_write_race.c: regressions.md #6, CVE-2014-0196: with ECHO on and
  * OPOST off, n_tty_write (raw output) raced the echo path over the same pty
  * buffer and overflowed the heap.  A heap splat is not visible to a case:

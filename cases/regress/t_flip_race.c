@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_flip_race.c: regressions.md #17, CVE-2022-1462 (71a174b39f10 ->
  * a501ab75e762, 5.19): two paths into pty_write/the flip buffer of one tty
  * ran unlocked against each other: ordinary writes vs TCXONC flow

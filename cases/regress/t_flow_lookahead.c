@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_flow_lookahead.c: regressions.md #16: since 6.0 (6bb6fa6908eb) n_tty
  * acts on ^S/^Q still in the flip buffer while its input buffer is full
  * ("lookahead"); until b19ab7ee2c4c (6.10) the characters after the looked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_hangup_ctty.c: regressions.md #11: the 5.11 read/write conversions broke
  * hung-up tty semantics (fixed by ddc5fda74561, 17749851eb9c).
  * close/t_hangup.c checks the catalogue recipe with SIGHUP blocked; here the

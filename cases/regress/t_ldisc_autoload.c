@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_ldisc_autoload.c: regressions.md #22: the 6.2 sysctl table conversion
  * (5fd8c2d3de3d) let dev.tty.ldisc_autoload accept 2 until 635a9fca54f4
  * (6.13).  sysctl/t_tty_sysctl.c checks out-of-range values from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_n_gsm.c: regressions.md #21: attaching the N_GSM line discipline needs
  * CAP_NET_ADMIN since 67c37756898a (6.6; 6.1.86).  Root probes the ldisc
  * first (and so checks the privileged path); without it (no n_gsm module)

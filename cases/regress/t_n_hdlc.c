@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_n_hdlc.c: regressions.md #12: with a frame-oriented line discipline
  * (N_HDLC) a read too short for the frame fails EOVERFLOW, and a read into
  * a bad buffer must fail EFAULT, not the EOVERFLOW that iterate_tty_read

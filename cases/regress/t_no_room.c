@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_no_room.c: regressions.md #15 (42458f41d08f -> 4903fde8047a, 6.5): the
  * n_tty no_room flag could leave a pty writer and an epoll reader of the
  * slave both asleep.  Bounded stress (race_iterations rounds of 1 MiB): a

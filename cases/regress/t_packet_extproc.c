@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_packet_extproc.c: regressions.md #26: packet mode and EXTPROC
  * (26df6d13406d, 2.6.36): the catalogue recipe as one story on one pair,
  * each status read as the single byte the ioctl or termios change posts.

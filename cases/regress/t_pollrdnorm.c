@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_pollrdnorm.c: regressions.md #7: a poller asking only for POLLRDNORM
  * slept through input (3.18 .. 5.17) because the receive wakeup named
  * EPOLLIN alone.  poll/t_poll.c checks the catalogue's canonical slave; here

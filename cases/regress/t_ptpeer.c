@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_ptpeer.c: regressions.md #24: TIOCGPTPEER (4.13, 54ebbfb16034,
  * 311fc65c9fb9) opens the slave through the master's own devpts instance,
  * so its /proc path is the right node.  pty/t_peer.c checks a master whose

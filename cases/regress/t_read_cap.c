@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_read_cap.c: regressions.md #10: the 5.11 n_tty read rework
  * (3b830a9c34d5) returned at most 64 bytes per read until 15ea8ae8e03f,
  * d7fe75cbc23c, e71a8d5cf4b4.  pty/t_overread.c checks the catalogue's

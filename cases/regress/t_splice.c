@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_splice.c: regressions.md #9: 5.10 (36e2c7421f02) dropped splice and
  * sendfile support for ttys (EINVAL) until dd78b0c483e3/9bb48c82aced.
  * ioctl/t_sendfile.c checks each call; this is the catalogue recipe as one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_tioclinux.c: regressions.md #20: TIOCLINUX selection paste needs
  * CAP_SYS_ADMIN since 8d1b43f6a6df (6.7).  A VT ioctl: not observable on a
  * pty (there it is ENOTTY), so this needs a VT (/dev/tty0) and root to open

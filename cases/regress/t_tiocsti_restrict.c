@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_tiocsti_restrict.c: regressions.md #19: dev.tty.legacy_tiocsti (6.2,
  * 83efeeeb3d04/f1aa2eb5ea05) makes unprivileged TIOCSTI fail EIO when 0;
  * CAP_SYS_ADMIN always passes since 690c8b804ad2 (6.5).  ioctl/t_tiocsti.c

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_tty_mtime.c: regressions.md #23: since 360c11e2258c (6.5) a write
  * through /dev/tty updates the times of every file open on the tty, so the
  * pts node's mtime moves (at 8 s granularity); before, only /dev/tty's own

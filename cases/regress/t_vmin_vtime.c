@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_vmin_vtime.c: regressions.md #27 (characterisation; mutation site: the
  * VTIME timeout computed without the /10): the catalogue recipe for the
  * three VMIN/VTIME cases on a raw slave.  Time bounds allow slow TCG guests

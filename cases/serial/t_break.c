@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_break.c: breaks and line errors on a UART.  The kernel's side (how long
  * tcsendbreak holds the line, that it drains output first) is checked
  * everywhere; what the receiver makes of a break or a parity error

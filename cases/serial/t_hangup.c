@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_hangup.c: hangup on a UART: HUPCL lowers DTR/RTS on the last close
  * (seen in /proc/tty/driver/serial, which shows the port's mctrl even when
  * it is closed), B0 drops them, a modem-controlled open (CLOCAL clear) waits

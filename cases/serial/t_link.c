@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_link.c: data over the cross-connected UART pair, both ways, small and
  * large, with and without hardware (CRTSCTS) and software (IXON) flow
  * control: nothing lost, nothing reordered. */

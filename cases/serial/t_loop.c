@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_loop.c: the 16550's internal loopback (MCR bit 4, TIOCM_LOOP through
  * TIOCMBIS/TIOCMSET): a port's output comes back as its own input and
  * leaves nothing on the line. */

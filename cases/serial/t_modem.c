@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_modem.c: modem lines of a 16550 through TIOCMGET/TIOCMSET/TIOCMBIS/
  * TIOCMBIC (in loop mode the outputs drive the inputs: RTS->CTS, DTR->DSR,
  * OUT1->RI, OUT2->DCD), TIOCMIWAIT, TIOCGICOUNT, /proc/tty/driver/serial. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_open.c: openers of a UART: two descriptors share one port, TIOCEXCL
  * makes it exclusive for openers without CAP_SYS_ADMIN, O_EXCL does not. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_outroom.c: the output room a UART leaves, byte for byte.  OPOST output
  * and echo take exactly the room they need; what does not fit waits.  A
  * pty counts its room in buffer chunks, so this is only exact on a serial

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_procline.c: a port's line of /proc/tty/driver/serial (uart_line_info in
  * drivers/tty/serial/serial_core.c) as root agrees with what the port's
  * ioctls report.  The line, byte for byte:

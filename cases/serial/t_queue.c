@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_queue.c: a UART's queues: tcdrain waits for the transmitter, tcflush
  * empties each queue, TIOCOUTQ and FIONREAD count, O_NONBLOCK and poll
  * report readiness.  A port's output is held deterministically by stopping

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_serinfo.c: TIOCGSERIAL/TIOCSSERIAL on an 8250 port: what the serial
  * core reports about the UART behind a ttyS, and what uart_set_info
  * (drivers/tty/serial/serial_core.c) accepts, refuses and changes. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_termios.c: termios settings on an 8250 UART are accepted and read back
  * as the serial core and the 8250 driver define them: speeds (and what the
  * one baud generator makes of a split speed), character size, stop bits,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_vmin.c: non-canonical reads on a UART: VMIN counts bytes that arrive
  * over a real line, VTIME times them (POSIX 11.1.7, cases A-D). */
 #include <poll.h>

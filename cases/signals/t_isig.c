@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_isig.c: ISIG characters (VINTR, VQUIT, VSUSP) signal the foreground
  * process group of the slave, and flush its queued input unless NOFLSH.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_sigio.c: signal-driven I/O on a pty (O_ASYNC / FIOASYNC, tty_fasync).
  * Input that a read() could take raises SIGIO with POLL_IN (raw: any byte;
  * canonical: only a completed line); a write that fell short raises

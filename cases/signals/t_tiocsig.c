@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_tiocsig.c: TIOCSIG on the master (pty_signal) signals the slave's
  * foreground process group the way a terminal emulator's "send ^C" does,
  * without going through the input stream: no flush, no ISIG needed.  Only

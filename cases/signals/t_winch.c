@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_winch.c: TIOCSWINSZ on a pty raises SIGWINCH in the slave's foreground
  * process group, only when the size really changes.  The kernel sends it
  * (si_code SI_KERNEL), not the resizing process, so it reaches a job that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_winsize.c: TIOCSWINSZ/TIOCGWINSZ keep every field on both sides, and
  * SIGWINCH goes to the foreground process group only, on any real change
  * (pixels included), waking a reader already asleep.

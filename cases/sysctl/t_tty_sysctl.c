@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_tty_sysctl.c: the dev.tty sysctls take only the values they document.
  * Regression table #22: 5fd8c2d3de3d (6.2) moved the tty sysctls and lost
  * the 0..1 bounds of ldisc_autoload; 635a9fca54f4 (6.13) restored them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_inert_bits.c: termios bits Linux accepts and keeps but does not act on
  * (XCASE, FLUSHO, PENDIN, IMAXBEL, the output delay and fill bits): each is
  * stored as set, and input, echo and output are the same with it set and

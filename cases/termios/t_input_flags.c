@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_input_flags.c: c_iflag input mappings both ways, the order in which
  * n_tty applies them (before special characters are recognised), PARMRK's
  * 0xff doubling and IXANY. */

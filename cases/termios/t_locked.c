@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_locked.c: what tcsetattr cannot change: bits and control characters
  * locked with TIOCSLCKTRMIOS (privileged to set, anyone may read), and the
  * c_cflag a pty forces (CS8, CREAD, no parity). */

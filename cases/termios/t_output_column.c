@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_output_column.c: the column n_tty tracks for output processing, seen
  * through the flags that depend on it (ONOCR drops a CR at column 0, TAB3
  * expands a tab to the next multiple of 8), and each c_oflag mapping both

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_parmrk.c: PARMRK's rule (IGNPAR clear) that a received 0377 is read as
  * 0377 0377 and every other byte exactly once, on each of n_tty's receive
  * paths past the plain one that t_input_flags.c covers: bytes in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_softcar.c: TIOCGSOFTCAR / TIOCSSOFTCAR, the "software carrier" ioctls,
  * are another view of CLOCAL: the get reports 1 exactly when CLOCAL is
  * set, the set turns CLOCAL on for any non-zero argument and off for zero,

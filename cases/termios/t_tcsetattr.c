@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_tcsetattr.c: what TCSANOW, TCSADRAIN and TCSAFLUSH do to queued input
  * and output, when a termios change takes effect, and that termios
  * requests on the master act on the slave's termios. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_termio.c: the System V termio ioctls (TCGETA, TCSETA, TCSETAW,
  * TCSETAF) that old programs and some libcs still issue.  struct termio
  * carries only the low 16 bits of each flag word and the first NCC control

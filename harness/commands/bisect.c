@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* bisect.c: `ttypot bisect-run`, one step of `git bisect run` (bisect.h). */
 #include "bisect.h"
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bisect.h: `ttypot bisect-run` (for `git bisect run`), on top of the
  * one-kernel runner (run_one_kernel.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* ci.c: `ttypot ci`: the two-column matrix (baseline, tree:DIR) of
  * orchestrate.c, with an exit status a CI system can act on (ci.h). */
 #include "ci.h"

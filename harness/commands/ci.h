@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ci.h: `ttypot ci --tree DIR --baseline KERNEL [-o DIR] [--cases FILTER]
  *        [--cache DIR] [--suite DIR] [--deadline S]`

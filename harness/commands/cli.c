@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cli.c: option parsing for every command (getopt_long over a table), and
  * the options of matrix, run, report and merge. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cli.h: the ttypot command line, parsed with getopt_long(3) for every
  * command from one table of options per command (cli_getopt).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_cover.c: `ttypot cover [--map FILE] WHERE...`: the test programs
  * that execute a line or a function of the tty layer, from the per-program
  * coverage map `make coverage` writes (harness/mutation/cover.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_cover.h: `ttypot cover [--map FILE] WHERE...`: which test programs
  * execute a line or function of drivers/tty (the per-program coverage map

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_matrix.c: `ttypot matrix` and `ttypot run`: parse the kernels,
  * resolve them in a child (resolver.c) while the ready ones run, -j at a
  * time (each in a detached runner, with progress), ingest, render.

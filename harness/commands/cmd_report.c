@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_report.c: `ttypot report` (re-render matrix.json and results files)
  * and `ttypot merge` (combine matrix.json files). */
 #include "commands.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * commands.h: the ttypot commands (stage 5, on top of kernel/, guest/,
  * results/ and report/).  Each returns the process exit status: 0 no

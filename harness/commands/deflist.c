@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* deflist.c: the kernel presets (default, abi), from the apt lists. */
 #include "deflist.h"
 #include "proc.h"

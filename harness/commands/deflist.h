@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * deflist.h: the kernels of `ttypot matrix`: the command line with its
  * presets expanded, or the default set when it names none.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mutants.c: `ttypot mutants`: kernel mutation testing (mutants.h). */
 #include "mutants.h"
 #include "mutants_gen.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mutants.h: `ttypot mutants [-o DIR] [--runs N] [--race-runs N]
  *             [--cases FILTER] [--cache DIR] [--suite DIR] [--deadline S]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mutants_gen.h: `ttypot mutants --generate`: mutation analysis of the
  * whole tty layer with generated mutants (fixtures/mutants/README.md,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* patch_order.c: a patch's programs as filters over the suite's cases
  * (patch_order.h). */
 #include "patch_order.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * patch_order.h: which of the suite's cases a patch reaches (ci --base,
  * bisect-run): the programs diffmap.h finds through the coverage map,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* render.c: the end of matrix, run, report and merge (render.h). */
 #include "render.h"
 #include "report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* render.h: what matrix, run, report and merge end with. */
 #ifndef TTYPOT_RENDER_H
 #define TTYPOT_RENDER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* resolver.c: kernels resolved in a child process (see resolver.h). */
 #include "resolver.h"
 #include "proc.h"

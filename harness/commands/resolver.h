@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * resolver.h: the kernels of a matrix resolved in a child process, one
  * after another, each reported as soon as it is ready, so the columns whose

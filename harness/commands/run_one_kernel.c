@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* run_one_kernel.c: the one-kernel runner that bisect-run, ci and mutants
  * share (run_one_kernel.h). */
 #include "run_one_kernel.h"

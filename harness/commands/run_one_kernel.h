@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_one_kernel.h: the one-kernel runner that bisect-run, ci and mutants
  * share: resolve (build) one kernel, boot it with some cases, watch the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* suite_dir.c: where the built suite is (suite_dir.h). */
 #include "suite_dir.h"
 

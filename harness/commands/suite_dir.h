@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* suite_dir.h: the built suite a command runs: --suite, else the tree this
  * ttypot was built in (EXE/../ when it holds cases/Kyuafile), else
  * EXE/../lib/ttypot/tests (make install, the Debian package ttypot-tests),

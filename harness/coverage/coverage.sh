@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # coverage.sh: `make coverage`.  Kernel line and branch coverage of
 # drivers/tty under the suite, and the per-program coverage map, in steps,
 # each its own script here:

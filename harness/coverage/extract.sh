@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # extract.sh: take the gcov counters a guest printed on its console
 # (fixtures/guest/gcov-dump.sh: base64 of a gzipped tar between
 # TTYPOT-GCOV-BEGIN and TTYPOT-GCOV-END, each checked against the size and

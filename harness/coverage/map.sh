@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # map.sh: the per-program coverage map (format: harness/mutation/cover.h)
 # from a per-program extraction (extract.sh: OUTDIR/index, OUTDIR/NNN/),
 # with gcc-12's gcov --json-format: the lines of drivers/tty each program

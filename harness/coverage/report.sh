@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # report.sh: gcov (the compiler's own, gcc 12 for the Debian 6.12 build)
 # over every drivers/tty object a guest sent counters for, written as
 # Markdown: lines and branches per file, and the functions of the files the

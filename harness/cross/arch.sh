@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by build.sh: what differs between the target architectures.
 # ARCH is the Debian architecture name; sets TRIPLET (Debian multiarch
 # directory), CC (the compiler as make gets it, sysroot added later),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # build.sh ARCH: the suite and a guest userland for another architecture
 # (arm64, ppc64el, or i386 for the compat32 column), without installing
 # any package of ARCH on the host.  Under ${TTYPOT_CACHE:-~/.cache/ttypot}

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by build.sh: download the target architecture's packages into
 # $cache/debs (apt-get download PKG:ARCH; nothing is installed).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by build.sh: messages, stamps and directory swaps.
 
 log() { printf 'ttypot cross %s: %s\n' "$ARCH" "$*" >&2; }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by build.sh: assemble $cache/root, the guest's filesystem for
 # the initramfs, laid out as harness/guest/initramfs.c lays out the x86
 # one: busybox and kyua in /usr/bin, /bin /sbin /lib /lib64 -> usr/...,

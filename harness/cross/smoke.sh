@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # smoke.sh ARCH [ROOT]: run the staged guest userland on the host under
 # QEMU's user-mode emulator (qemu-user-static), without a kernel of ARCH:
 # kyua starts, one program lists its cases, one case that needs nothing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by build.sh: build atf/, cases/ and fixtures/ out of the source
 # tree, in $cache/build, with the Makefile's own rules and the target's
 # compiler pointed at the sysroot.  A program that does not build is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by build.sh: unpack every downloaded package into $cache/sysroot
 # (dpkg-deb -x; no maintainer scripts run, nothing registered with dpkg).
 

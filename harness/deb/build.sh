@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # build.sh OUTDIR: build the Debian packages (debian/) from this tree with
 # dpkg-buildpackage -us -uc -b in a copy of it, so the tree's own build is
 # left alone, and move the .debs, .changes and .buildinfo into OUTDIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # check.sh DEBDIR: check the packages build.sh wrote into DEBDIR.
 #  1. lintian on the .changes: any error fails (DEBDIR/lintian.txt);
 #  2. autopkgtest with the null runner, the tests of debian/tests/control

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_readers.c: a libFuzzer target for the two readers of untrusted text:
  * the results channel (ingest_buf: what a guest sends) and matrix.json

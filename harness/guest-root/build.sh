@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # build.sh [--check]: the Debian 12 root of x86_64 guests' apps and peers
 # rows (cases/apps, cases/peers), a read-only ext4 image made without a
 # mount.  mmdebstrap installs the packages of ./packages from the host's

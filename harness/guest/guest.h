@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guest.h: the guest (stage 2: kernel/ -> guest/ -> results/ -> report/ ->
  * commands/): the initramfs, the QEMU and host runners, the results channel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* guest_root.c: which Debian root image a guest gets and the modules that
  * mount it (guest_root.h). */
 #include "guest_root.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* guest_root.h: the Debian root image x86_64 guests mount read-only for the
  * apps and peers rows (built by harness/guest-root/build.sh), and the
  * kernel modules a guest needs to reach it. */

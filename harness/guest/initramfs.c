@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* initramfs.c: pack busybox, kyua (+ libraries), the built suite and the
  * guest init into a gzip'd newc cpio; per-kernel extra segments. */
 #include "guest.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* initramfs.h: internal helpers of initramfs.c used by run_qemu.c. */
 #ifndef TTYPOT_INITRAMFS_H
 #define TTYPOT_INITRAMFS_H

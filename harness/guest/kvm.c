@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kvm.c: does KVM really work here?  Boot SeaBIOS under -accel kvm -cpu host
  * and wait (briefly) for it to finish POST; anything else means TCG. */
 #include "guest.h"

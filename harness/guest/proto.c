@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* proto.c: framing (CRC-32 from kutil) and field decoding for the results channel. */
 #include "proto.h"
 #include "kutil.h"

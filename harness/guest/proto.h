@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * proto.h: the results-channel line format (harness/PROTOCOL.md):
  * "@TTYPOT1 <kind> <fields...> *<crc32 of everything before ' *'>".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* qarch.c: the per-architecture facts of the QEMU runner, in one table.
  * The PCI UARTs (loopback pair, results port) are the same everywhere:
  * pci-serial works on pc, virt and pseries alike. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* qarch.h: what QEMU needs to know about each guest architecture. */
 #ifndef TTYPOT_QARCH_H
 #define TTYPOT_QARCH_H

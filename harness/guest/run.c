@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* run.c: run_suite(): the host runner or QEMU, by the kernel's kind. */
 #include "run_int.h"
 #include "kutil.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* run_detached.c: run_suite() in a forked child (run_detached.h). */
 #include "run_detached.h"
 #include "kutil.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_detached.h: run_suite() in a forked child, so that the caller can
  * watch the results file grow, show progress, and stop the run (deadline,

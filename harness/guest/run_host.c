@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* run_host.c: the suite on the running kernel, through the same
  * fixtures/guest/run-suite.sh the guests use. */
 #include "watch.h"

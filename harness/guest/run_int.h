@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* run_int.h: the two runners run.c chooses between. */
 #ifndef TTYPOT_RUN_INT_H
 #define TTYPOT_RUN_INT_H

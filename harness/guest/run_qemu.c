@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* run_qemu.c: boot a kernel under QEMU with the suite's initramfs, two
  * cross-connected PCI UARTs for the loopback cases and a last PCI UART
  * (a file on the host) as the results channel. */

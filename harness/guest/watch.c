@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* watch.c: the watch loop both runners share (results file, console,
  * deadline), and the filter splitting. */
 #include "watch.h"

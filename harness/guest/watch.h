@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* watch.h: the watch loop shared by run_host.c and run_qemu.c. */
 #ifndef TTYPOT_WATCH_H
 #define TTYPOT_WATCH_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_lava.c: `ttypot lava submit|collect|definition` (lava.h, ttypot(1)):
  * the options of each subcommand, and the generic board definition.
  * lava_submit.c and lava_collect.c do the work. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lava/: `ttypot lava`, the suite on a LAVA lab's workers (stage 5 beside
  * commands/, on top of kernel/, guest/, results/ and report/):

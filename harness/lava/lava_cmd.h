@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lava_cmd.h: what the parts of `ttypot lava` share (cmd_lava.c parses the
  * options; lava_submit.c and lava_collect.c do the work). */
 #ifndef TTYPOT_LAVA_CMD_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lava_collect.c: `ttypot lava collect`: wait for jobs (bounded, with
  * progress), read each job's log through the REST API and render the jobs as
  * matrix columns labelled LABEL@lava (lava_log.c builds each column). */

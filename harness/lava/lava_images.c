@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lava_images.c: what a LAVA worker downloads for one kernel: the kernel
  * image and a ramdisk that is the suite initramfs plus the kernel's tty
  * modules, as one cpio archive (LAVA unpacks the ramdisk with cpio to add

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lava_images.h: the ramdisk a LAVA job boots (lava_images.c). */
 #ifndef TTYPOT_LAVA_IMAGES_H
 #define TTYPOT_LAVA_IMAGES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lava_job.c: the LAVA job of one kernel on a QEMU device type: the kernel
  * and the ttypot initramfs (LAVA adds its overlay to the cpio), the same
  * three PCI UARTs the local runner gives a guest, and an inline test

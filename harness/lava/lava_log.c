@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lava_log.c: a LAVA job's log as a matrix column.  The guest printed every
  * results-channel line (harness/PROTOCOL.md) on its console, so the log's
  * "target" entries carry the same CRC-checked lines the local runner reads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lava_rest.c: LAVA's REST API through curl (proc.h runs it).  The token
  * lives only in a mode-600 header file in a private directory (curl -H
  * @FILE), so it never shows on a command line (ps), and no message here

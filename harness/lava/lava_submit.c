@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lava_submit.c: `ttypot lava submit`: resolve each kernel as matrix does,
  * publish its images (lava_images.c), write its job (lava_job.c) and submit
  * it (lava_rest.c); --wait collects the jobs (lava_collect.c). */

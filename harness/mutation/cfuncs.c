@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cfuncs.c: where the functions of a C file begin and end (diffmap.h),
  * found by counting braces outside comments, strings and preprocessor
  * lines: a brace at file level after "name(...)" opens a function. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cover.c: the per-program coverage map (cover.h): load, look up. */
 #include "cover.h"
 #include "kutil.h"

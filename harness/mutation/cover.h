@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cover.h: the per-program coverage map of drivers/tty (stage "mutation":
  * base -> kernel -> mutation -> guest -> results -> report -> commands).

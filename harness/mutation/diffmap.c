@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* diffmap.c: a git diff of the tty layer mapped to the programs that reach
  * it through the coverage map (diffmap.h); gitdiff.c reads the diff,
  * cfuncs.c finds the functions. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * diffmap.h: which test programs reach a change of the tty layer, from a
  * git diff (gitdiff.c) and the per-program coverage map (cover.h), through

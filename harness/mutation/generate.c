@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* generate.c: sites to mutants (generate.h). */
 #include "generate.h"
 #include "rbuf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * generate.h: from Coccinelle's sites (sites.h) to first-order mutants.
  * A mutant is a span of one file and one or two edits inside it (a token

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* gitdiff.c: `git diff -U0` read into hunks, and the git calls diffmap
  * makes (diffmap.h). */
 #include "diffmap.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mstate.c: the resumable state of a generated-mutant run (mstate.h). */
 #include "mstate.h"
 #include "rbuf.h"

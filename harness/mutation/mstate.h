@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mstate.h: a generated-mutant run's state, DIR/mutation-state.json,
  * rewritten after every mutant so a run can stop anywhere and continue

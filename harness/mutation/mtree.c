@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mtree.c: the schemata tree and single-object compiles (mtree.h). */
 #include "mtree.h"
 #include "kutil.h"

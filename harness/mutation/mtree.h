@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mtree.h: the schemata kernel tree and single-object compiles.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mutant.c: the names of mutation operators and statuses (mutant.h), as
  * the reports, the resume state and the command line spell them. */
 #include "mutant.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mutant.h: one generated first-order mutant of the tty layer and what
  * became of it.  Generation (sites.c, from Coccinelle rules in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* sample.c: seeded per-file stratified sampling (sample.h). */
 #include "sample.h"
 

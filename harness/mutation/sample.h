@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sample.h: a seeded, per-file stratified sample of generated mutants.
  * Each file gets a share of the sample proportional to its mutants (at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* schemata.c: the mutant schemata rewrite (schemata.h). */
 #include "schemata.h"
 #include "rbuf.h"

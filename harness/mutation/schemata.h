@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * schemata.h: many mutants in one source file, each behind its id
  * (mutant schemata, Untch, Offutt and Harrold 1993): an expression becomes

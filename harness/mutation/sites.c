@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* sites.c: run the Coccinelle rules and read their site lines (sites.h). */
 #include "sites.h"
 #include "kutil.h"

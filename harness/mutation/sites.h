@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sites.h: mutation sites of the tty layer, found by Coccinelle.
  *

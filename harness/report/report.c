@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report.c: writing every format into a directory, or one of them for
  * `ttypot report --format`.  A new output format is a report_<format>.c
  * here, declared in report.h and listed in a table below. */

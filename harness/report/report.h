@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report.h: the matrix output formats.  Stage 4 of the harness (kernel/ ->
  * guest/ -> results/ -> report/ -> commands/): one report_<format>.c per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_agree.c: the agreement table of `ttypot mutants` (report_agree.h). */
 #include "report_agree.h"
 #include "report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_agree.h: the agreement table of `ttypot mutants` (mutants.md and
  * mutants.json): for every mutant, whether ttypot's own cases (every area

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_common.c: what several formats share: a cell's text, a column's
  * one-line description, a JUnit file name. */
 #include "report.h"

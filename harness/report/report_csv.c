@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_csv.c: matrix.csv: one header line (case,area, then each kernel's
  * "LABEL · ARCH[-ABI]"), then one line per case:
  * case,area,<one column per kernel: "status" or "status (mark)">. */

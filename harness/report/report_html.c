@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_html.c: matrix.html: one self-contained page (inline CSS and JS, no
  * server needed).  An overview first (areas x kernels, each cell the area's
  * worst status with counts, linking to the area), then the full table with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_json.c: matrix.json, schema "ttypot-matrix/1" (reports/README.md),
  * built with jansson. */
 #include "report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_junit.c: junit-<label>.xml, one per kernel (no environment
  * properties, unlike kyua report-junit). */
 #include "report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_kcidb.c: kcidb.json in the KCIDB I/O schema v5 style: one checkout
  * and one build per kernel column, one test per cell plus a "ttypot" test
  * node for the boot/run itself.  ids are "ttypot:...", origin "ttypot".

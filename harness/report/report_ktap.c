@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_ktap.c: ktap-<label>.ktap, one per kernel, in the kernel's KTAP
  * version 1 (Documentation/dev-tools/ktap.rst), so that kselftest's,
  * KUnit's and KernelCI's parsers read ttypot columns:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_md.c: matrix.md: kernels, summary, one table per area, the
  * reasons of failing cells, console tails of kernels that did not finish. */
 #include "report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_mutation.c: what the mutation report formats share (counts, the
  * score's interval, operator names) and writing all three into a directory. */
 #include "report_mutation.h"

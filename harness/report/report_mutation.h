@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * report_mutation.h: the reports of generated kernel mutants (struct mutant,
  * mutation/mutant.h), written by `ttypot mutants --generate` into a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_mutation_html.c: mutation.html: the report JSON shown by the
  * mutation-testing-elements web component.  Both are inlined, so the page
  * works opened from disk (file://) with no server and no network: the

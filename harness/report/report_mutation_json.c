@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_mutation_json.c: mutation-report.json in the
  * mutation-testing-report-schema (schemaVersion 2, the schema of the npm
  * package's 3.x releases), with each mutated file's source so that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_mutation_md.c: mutation.md: the run, the score overall, per file
  * and per operator, then every survivor, timeout, warning and error. */
 #include "report_mutation.h"

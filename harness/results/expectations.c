@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* expectations.c: feature-keyed expected failures. */
 #include "expectations.h"
 #include "kernel.h"

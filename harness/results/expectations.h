@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * expectations.h: known, explained failures keyed on kernel features
  * (fixtures/expect/NAME.conf; the format is described in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* ingest.c: results-channel lines -> a column. */
 #include "ingest.h"
 #include "proc.h"

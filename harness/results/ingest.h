@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ingest.h: turn a results-channel file (harness/PROTOCOL.md) into a column.
  *

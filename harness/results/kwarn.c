@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kwarn.c: kernel warnings of a column (result.h): log lines and new taint
  * flags, attributed to the cases running when they appeared. */
 #include "result.h"

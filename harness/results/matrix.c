@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* matrix.c: rows, baseline transitions, summaries. */
 #include "matrix.h"
 #include "rbuf.h"

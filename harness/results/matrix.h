@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * matrix.h: columns (kernels) x rows (program:case, sorted so that each area
  * is contiguous), with transition marks against a baseline column:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* merge.c: matrix.json -> columns (read with jansson). */
 #include "merge.h"
 #include "rbuf.h"

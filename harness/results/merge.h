@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * merge.h: load matrix.json files (schema ttypot-matrix/1) back into
  * columns, e.g. to merge runs made on different machines.  A label already

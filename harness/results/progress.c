@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* progress.c: per-kernel progress from a growing results file. */
 #include "progress.h"
 #include "ingest.h"

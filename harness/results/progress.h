@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * progress.h: one kernel's progress on stderr, read from its results file
  * as it grows: "[2/5] deb-6.1: booting", "... boot 3.1 s",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* result.c: the per-kernel column model. */
 #include "result.h"
 #include "kernel.h"

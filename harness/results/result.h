@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * result.h: what one kernel column of a matrix holds.  Stage 3 of the
  * harness (kernel/ -> guest/ -> results/ -> report/ -> commands/): results/

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* e2e.c: the end-to-end harness tests' shared steps (see e2e.h). */
 #include "e2e.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * e2e.h: what the end-to-end harness tests share (t_guest_e2e,
  * t_guest_arch): run `ttypot matrix` with a deadline, keep its output in a

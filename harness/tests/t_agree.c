@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_agree: the agreement table of `ttypot mutants` (report_agree.h): which
  * of ttypot's cases, the real programs (apps rows) and CPython's tests
  * (peers rows) noticed each mutant, the holes in ttypot, and a group that

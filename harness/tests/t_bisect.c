@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_bisect: the exit-code mappings of bisect-run and ci, and the mutant
  * header parsing (pure functions; no kernel is built). */
 #include <atf-c.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_bisect_stop: the runs of one bisect-run step on a built kernel
  * (bisect_judge, bisect.h), on Debian's linux-image-amd64 under QEMU with a

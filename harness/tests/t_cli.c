@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_cli: command line, kernel presets (default, abi), --arch, progress lines. */
 #include <atf-c.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_cover: the per-program coverage map (harness/mutation/cover.h) and
  * `ttypot cover`, on the small map fixtures/cover/small.map and the broken
  * maps beside it. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_deb: the Debian packages, end to end.  harness/deb/build.sh builds
  * ttypot and ttypot-tests from this tree with dpkg-buildpackage -b;
  * harness/deb/check.sh runs lintian on them and their autopkgtests that

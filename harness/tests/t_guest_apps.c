@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_guest_apps: the real userland in a guest, end to end.  The Debian 12
  * root of the apps and peers rows is built (harness/guest-root/build.sh:
  * mmdebstrap and mke2fs -d, minutes cold, under a second when cached),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_guest_arch: one guest of another architecture, end to end.  `ttypot
  * matrix` fetches Debian's current arm64 kernel (linux-image-arm64:arm64, a
  * 6.1 kernel), cross-builds the suite and its userland for arm64

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_guest_e2e: one real guest run, end to end.  `ttypot matrix` fetches
  * Debian's current linux-image-amd64 (a 6.1 kernel), boots it under QEMU
  * (KVM if it works, else TCG) with the real suite, and every cell of the

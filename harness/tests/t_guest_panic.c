@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_guest_panic: a kernel that dies in the middle of a test program keeps
  * every case of that program that finished before it.  A suite of one
  * program (harness/tests/guest/t_panic_midway: two passing cases, then one

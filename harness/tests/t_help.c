@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_help: every command answers --help and --version; help lists them all;
  * usage errors name the problem and exit with the command's usage code. */
 #include <atf-c.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_html_render: matrix.html as a person sees it, rendered by headless Chromium. */
 #include <atf-c.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_ingest: results-channel ingestion (harness/PROTOCOL.md). */
 #include <atf-c.h>
 

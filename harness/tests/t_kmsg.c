@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_kmsg: kernel warnings (harness/PROTOCOL.md, "Kernel warnings"): the
  * watch, kmsg, taint and span lines, their attribution to cases, the
  * reports that show them, matrix.json round trips, and the real watcher

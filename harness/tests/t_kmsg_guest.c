@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_kmsg_guest: kernel warnings end to end.  Debian's linux-image-amd64 (a
  * 6.1 kernel) boots under QEMU with a small suite of its own: pty/t_echo
  * and, in the first case, harness/tests/guest/t_kmsg_warn, whose case

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_kspec.c: kernel spec parsing, every form and the bad ones. */
 #include <atf-c.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_ktap: the KTAP reports (ktap-LABEL.ktap, ttypot report --format ktap)
  * read by a parser no one here wrote: the kernel's own
  * tools/testing/kunit/kunit_parser.py, taken out of Debian's

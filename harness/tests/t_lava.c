@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_lava: `ttypot lava` without a lab: the job YAML of a kernel, a job log
  * turned into a column (the same ingestion and end rules as a local run),
  * and the token kept off command lines and out of every message. */

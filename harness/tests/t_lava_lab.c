@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_lava_lab: a real LAVA round trip.  fixtures/lava/local-lava.sh brings
  * up a lab of our own (PostgreSQL, server, scheduler, one qemu worker, KVM
  * off); `ttypot matrix` runs two Debian kernels locally; `ttypot lava

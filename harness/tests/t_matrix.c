@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_matrix: baseline transitions, summaries, labels, expectations -> xfail. */
 #include <atf-c.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_merge: matrix.json files from several machines merge into one matrix. */
 #include <atf-c.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_mutation_gen.c: the mutant generator and the schemata rewrite
  * (harness/mutation/), on fixtures/mutation/tests/tiny_tty.c: the real

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_mutation_kernel.c: the schemata kernel end to end.  `ttypot mutants
  * --generate` builds linux-source-6.12 with two n_tty.c mutants behind

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_mutation_report: the reports of generated mutants (report_mutation.h)
  * on a small real C tree and mutants in every status: the numbers of
  * mutation.md, mutation-report.json checked by the schema's own file with a

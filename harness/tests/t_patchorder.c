@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_patchorder: the diff-to-programs mapping (harness/mutation/diffmap.h)
  * on real git diffs made in a temporary repository, against a small
  * hand-written coverage map: a changed line the map lists gives its

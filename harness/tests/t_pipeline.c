@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_pipeline.c: `ttypot matrix` runs the columns whose kernels are ready
  * while a later kernel still builds, and Ctrl-C stops that build too.
  * The slow kernel is a stand-in tree whose `make tinyconfig` never ends. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_proc.c: the bounded fork/exec helper and the hashes the kernel side uses. */
 #include <atf-c.h>
 #include <signal.h>

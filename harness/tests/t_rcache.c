@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_rcache: the result cache with real guest runs of Debian's current
  * linux-image-amd64.  A run keeps its column; `ttypot ci` then reads the
  * baseline from the cache (not run; its heading says from which run), ci

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_report: every output format, parsed back. */
 #include <atf-c.h>
 

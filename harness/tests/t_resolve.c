@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_resolve.c: kernel_resolve() on local inputs (no network, no builds):
  * image checks, broken .debs, bad trees, the host. */
 #include <atf-c.h>

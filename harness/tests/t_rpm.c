@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_rpm: rpm: kernels.  RPMs built here by rpmbuild in Fedora's layout
  * (kernel-core with lib/modules/REL/vmlinuz and a %ghost boot/vmlinuz-REL,
  * the tty ldiscs .ko.xz in kernel-modules-core, zstd payloads) and SUSE's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* t_run.c: run_suite() on the host with stand-in suites (the watch loop's
  * done / silent / timeout outcomes), and initramfs_build() on a tiny suite. */
 #include <atf-c.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * late.h: for the guest programs of harness/tests/t_bisect_stop.  A case
  * that fails only after LATE_MS, as a regression found late in a long run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_bisect_first: a guest program for harness/tests/t_bisect_stop only (no
  * Kyuafile of the suite lists it).  Run exclusive, so in order: a case that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_kmsg_warn: a guest program that leaves the two marks a kernel fault
  * leaves, for harness/tests/t_kmsg_guest only (no Kyuafile of the suite

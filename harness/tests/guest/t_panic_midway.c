@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * t_panic_midway: a guest program that crashes its kernel halfway through,
  * for harness/tests/t_guest_panic only (no Kyuafile of the suite lists it).
