@@ -38,8 +38,10 @@ FIXTURES     := $(FIXTURE_SRCS:.c=)
 # kernel (specs, resolution), guest (initramfs, QEMU, host runner, results
 # channel), rcache (the result cache: a column whose key matches is read,
 # not run), results (ingestion, expectations, matrix, merge), report (every
-# output format), commands (the subcommands).  main.c is the ttypot command.
-HARNESS_STAGES   := base kernel mutation guest rcache results report commands lava
+# output format), commands (the subcommands).  inventory (the tty user
+# interface read from the kernel source, held against the cases) sits
+# beside mutation's coverage map.  main.c is the ttypot command.
+HARNESS_STAGES   := base kernel mutation inventory guest rcache results report commands lava
 HARNESS_INC      := $(addprefix -Iharness/,$(HARNESS_STAGES))
 HARNESS_HDRS     := $(wildcard $(addsuffix /*.h,$(addprefix harness/,$(HARNESS_STAGES))))
 HARNESS_LIB_SRCS := $(wildcard $(addsuffix /*.c,$(addprefix harness/,$(HARNESS_STAGES))))

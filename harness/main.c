@@ -5,6 +5,7 @@
 #include "bisect.h"
 #include "ci.h"
 #include "cmd_cover.h"
+#include "cmd_inventory.h"
 #include "cli.h"
 #include "commands.h"
 #include "lava.h"
@@ -54,6 +55,7 @@ static const struct command {
 	{ "bisect-run", "one step of `git bisect run` on a kernel tree", cmd_bisect_run },
 	{ "mutants", "kernel mutation testing: does the suite catch known bugs?", cmd_mutants },
 	{ "cover", "which test programs execute a line or function of drivers/tty", cmd_cover },
+	{ "inventory", "the tty user interface from the kernel source, and the cases using each item", cmd_inventory },
 	{ "lava", "submit kernels to a LAVA lab, collect its jobs as matrix columns", cmd_lava },
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)

@@ -209,6 +209,62 @@ out:
 	free(c);
 }
 
+/* tinyconfig, the fragment merged over it, olddefconfig: builddir/.config.
+ * 0, or -1 with err. */
+static int
+kconfig_steps(const char *what, const char *srcdir, const char *builddir,
+	      const char *frag, const char *logpath, char *err, size_t errlen)
+{
+	char config[PATH_MAX + 32];
+	ku_fmt(config, sizeof config, "%s/.config", builddir);
+	if (make_step(what, srcdir, builddir, logpath, "tinyconfig",
+		      NULL, CONFIG_DEADLINE_MS / 1000, err, errlen) < 0)
+		return -1;
+	char merge[PATH_MAX + 64];
+	ku_fmt(merge, sizeof merge, "%s/scripts/kconfig/merge_config.sh",
+	       srcdir);
+	const char *margv[] = {merge, "-m", "-O", builddir, config,
+			       frag, NULL};
+	struct proc_opts mo = {.cwd = builddir,
+			       .stdout_path = logpath,
+			       .stdout_append = true,
+			       .stderr_path = logpath,
+			       .deadline_ms = CONFIG_DEADLINE_MS};
+	struct proc_result *r = malloc(sizeof *r);
+	if (!r || proc_run(margv, &mo, r) != 0) {
+		snprintf(err, errlen, "%s: merge_config.sh failed: %s "
+			 "(log: %.300s)", what, r ? r->err : "",
+			 logpath);
+		free(r);
+		return -1;
+	}
+	free(r);
+	if (make_step(what, srcdir, builddir, logpath, "olddefconfig",
+		      NULL, CONFIG_DEADLINE_MS / 1000, err, errlen) < 0)
+		return -1;
+	check_fragment(what, frag, config);
+	return 0;
+}
+
+int
+kconfig_make(const char *what, const char *srcdir, const char *builddir,
+	     char *err, size_t errlen)
+{
+	char frag[PATH_MAX], logpath[PATH_MAX + 32];
+	if (kfragment_path(frag, sizeof frag) < 0) {
+		snprintf(err, errlen, "%s: config fragment "
+			 "fixtures/kernel/ttypot.config not found (set "
+			 "TTYPOT_FRAGMENT)", what);
+		return -1;
+	}
+	if (build_tools_present(what, err, errlen) < 0 ||
+	    ku_mkdir_p(builddir, 0755) < 0)
+		return -1;
+	ku_fmt(logpath, sizeof logpath, "%s/ttypot-config.log", builddir);
+	ku_write_file(logpath, "", 0);
+	return kconfig_steps(what, srcdir, builddir, frag, logpath, err, errlen);
+}
+
 /* Let every copy of the same source hit the same ccache entries: paths
  * relative to the common directory of source and build (the src: build,
  * the mutant copy and the bisect copy all sit at ../../src/NAME from their
@@ -300,32 +356,9 @@ kbuild_steps(const char *what, const char *srcdir, const char *builddir,
 		ku_write_file(logpath, "", 0);
 		ku_progress("%s: configuring in %s (log: %s)", what, builddir,
 			    logpath);
-		if (make_step(what, srcdir, builddir, logpath, "tinyconfig",
-			      NULL, CONFIG_DEADLINE_MS / 1000, err, errlen) < 0)
+		if (kconfig_steps(what, srcdir, builddir, frag, logpath, err,
+				  errlen) < 0)
 			return -1;
-		char merge[PATH_MAX + 64];
-		ku_fmt(merge, sizeof merge, "%s/scripts/kconfig/merge_config.sh",
-		       srcdir);
-		const char *margv[] = {merge, "-m", "-O", builddir, config,
-				       frag, NULL};
-		struct proc_opts mo = {.cwd = builddir,
-				       .stdout_path = logpath,
-				       .stdout_append = true,
-				       .stderr_path = logpath,
-				       .deadline_ms = CONFIG_DEADLINE_MS};
-		struct proc_result *r = malloc(sizeof *r);
-		if (!r || proc_run(margv, &mo, r) != 0) {
-			snprintf(err, errlen, "%s: merge_config.sh failed: %s "
-				 "(log: %.300s)", what, r ? r->err : "",
-				 logpath);
-			free(r);
-			return -1;
-		}
-		free(r);
-		if (make_step(what, srcdir, builddir, logpath, "olddefconfig",
-			      NULL, CONFIG_DEADLINE_MS / 1000, err, errlen) < 0)
-			return -1;
-		check_fragment(what, frag, config);
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 		char jobs[32];
 		snprintf(jobs, sizeof jobs, "-j%ld", ncpu > 0 ? ncpu : 2);

@@ -71,4 +71,22 @@ struct kernel_info {
 int kernel_resolve(const struct kspec *spec, const char *cache_dir,
 		   struct kernel_info *out, char *err, size_t errlen);
 
+/* A Debian kernel source package (linux-source-X.Y) unpacked once into
+ * CACHE/src/PKG (installed with apt-get first when root and missing):
+ * srcdir gets its path, ident the tarball it came from.  what names the
+ * request in messages.  0, or -1 with err. */
+int ksource_unpack(const char *what, const char *pkg, const char *cache,
+		   char *srcdir, size_t srclen, char *ident, size_t identlen,
+		   char *err, size_t errlen);
+
+/* The .config a src:/tree: build of srcdir uses (tinyconfig, then
+ * fixtures/kernel/ttypot.config merged over it, then olddefconfig), made
+ * in builddir without building the kernel.  0, or -1 with err. */
+int kconfig_make(const char *what, const char *srcdir, const char *builddir,
+		 char *err, size_t errlen);
+
+/* Locate fixtures/kernel/ttypot.config ($TTYPOT_FRAGMENT, else next to the
+ * ttypot executable, else the current directory). */
+int kfragment_path(char *out, size_t outlen);
+
 #endif

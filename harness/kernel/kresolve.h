@@ -48,8 +48,4 @@ int kbuild(const char *what, const char *srcdir, const char *builddir,
 	   const char *identity, struct kernel_info *out, char *err,
 	   size_t errlen);
 
-/* Locate fixtures/kernel/ttypot.config ($TTYPOT_FRAGMENT, else next to the
- * ttypot executable, else the current directory). */
-int kfragment_path(char *out, size_t outlen);
-
 #endif

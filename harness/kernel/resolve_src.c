@@ -17,23 +17,24 @@
 #define UNPACK_DEADLINE_MS (20 * 60 * 1000)
 
 int
-resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
-	    char *err, size_t errlen)
+ksource_unpack(const char *what, const char *pkg, const char *cache,
+	       char *srcdir, size_t srclen, char *ident, size_t identlen,
+	       char *err, size_t errlen)
 {
 	char tar[PATH_MAX];
-	ku_fmt(tar, sizeof tar, "/usr/src/%s.tar.xz", s->arg);
+	ku_fmt(tar, sizeof tar, "/usr/src/%s.tar.xz", pkg);
 	if (!ku_is_file(tar)) {
 		if (geteuid() != 0) {
 			snprintf(err, errlen, "kernel spec '%s': %s is missing: "
-				 "install the Debian package %s", s->text, tar,
-				 s->arg);
+				 "install the Debian package %s", what, tar,
+				 pkg);
 			return -1;
 		}
-		ku_progress("installing %s", s->arg);
+		ku_progress("installing %s", pkg);
 		/* apt waits for the dpkg lock another install holds */
 		const char *argv[] = {"apt-get", "install", "-y", "-q",
 				      "-o", "DPkg::Lock::Timeout=1200",
-				      "--no-install-recommends", s->arg, NULL};
+				      "--no-install-recommends", pkg, NULL};
 		char *envp[] = {"DEBIAN_FRONTEND=noninteractive",
 				"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
 		struct proc_opts o = {.envp = envp,
@@ -46,7 +47,7 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 		if (!ok) {
 			snprintf(err, errlen, "kernel spec '%s': cannot install "
 				 "%s (unknown package? run apt-get update)",
-				 s->text, s->arg);
+				 what, pkg);
 			return -1;
 		}
 	}
@@ -55,24 +56,23 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 		snprintf(err, errlen, "%s: %s", tar, strerror(errno));
 		return -1;
 	}
-	char ident[PATH_MAX + 100];
-	ku_fmt(ident, sizeof ident, "tar:%s size=%lld mtime=%lld", tar,
+	ku_fmt(ident, identlen, "tar:%s size=%lld mtime=%lld", tar,
 	       (long long)st.st_size, (long long)st.st_mtime);
 
 	/* Unpack once; the marker says from which tarball. */
-	char srcdir[PATH_MAX], marker[PATH_MAX + 32], parent[PATH_MAX];
+	char marker[PATH_MAX + 32], parent[PATH_MAX];
 	ku_fmt(parent, sizeof parent, "%s/src", cache);
-	ku_fmt(srcdir, sizeof srcdir, "%s/%s", parent, s->arg);
+	ku_fmt(srcdir, srclen, "%s/%s", parent, pkg);
 	ku_fmt(marker, sizeof marker, "%s/.ttypot-unpacked", srcdir);
 	/* One unpack at a time (make check's tests may resolve it at once). */
 	char lockp[PATH_MAX + 8];
 	ku_fmt(lockp, sizeof lockp, "%s.lock", srcdir);
 	ku_mkdir_p(parent, 0755);
 	char doing[PATH_MAX + 16];
-	ku_fmt(doing, sizeof doing, "%s: unpacking %s", s->text, tar);
+	ku_fmt(doing, sizeof doing, "%s: unpacking %s", what, tar);
 	int lk = ku_lock(lockp, UNPACK_DEADLINE_MS / 1000 * 2, doing);
 	if (lk < 0) {
-		snprintf(err, errlen, "%s: cannot lock %s: %s", s->text, lockp,
+		snprintf(err, errlen, "%s: cannot lock %s: %s", what, lockp,
 			 strerror(errno));
 		return -1;
 	}
@@ -84,20 +84,20 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 		ku_rm_rf(srcdir);
 		if (ku_tmpdir_beside(srcdir, tmp, sizeof tmp) < 0) {
 			snprintf(err, errlen, "%s: cannot create %s: %s",
-				 s->text, tmp, strerror(errno));
+				 what, tmp, strerror(errno));
 			ku_unlock(lk);
 			return -1;
 		}
-		ku_progress("%s: unpacking %s", s->text, tar);
+		ku_progress("%s: unpacking %s", what, tar);
 		double t0 = proc_now();
 		const char *argv[] = {"tar", "-xf", tar, "-C", tmp, NULL};
 		struct proc_opts o = {.deadline_ms = UNPACK_DEADLINE_MS};
 		struct proc_result *r = malloc(sizeof *r);
 		int rc = r ? proc_run(argv, &o, r) : -1;
 		free(r);
-		ku_fmt(inner, sizeof inner, "%s/%s", tmp, s->arg);
+		ku_fmt(inner, sizeof inner, "%s/%s", tmp, pkg);
 		if (rc != 0 || !ku_is_dir(inner) || rename(inner, srcdir) < 0) {
-			snprintf(err, errlen, "%s: cannot unpack %s", s->text,
+			snprintf(err, errlen, "%s: cannot unpack %s", what,
 				 tar);
 			ku_rm_rf(tmp);
 			ku_unlock(lk);
@@ -107,9 +107,20 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 		char line[PATH_MAX + 120];
 		int n = ku_fmt(line, sizeof line, "%s\n", ident);
 		ku_write_file(marker, line, n > 0 ? (size_t)n : 0);
-		ku_progress("%s: unpacked in %.0f s", s->text, proc_now() - t0);
+		ku_progress("%s: unpacked in %.0f s", what, proc_now() - t0);
 	}
 	ku_unlock(lk);
+	return 0;
+}
+
+int
+resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
+	    char *err, size_t errlen)
+{
+	char srcdir[PATH_MAX], ident[PATH_MAX + 100];
+	if (ksource_unpack(s->text, s->arg, cache, srcdir, sizeof srcdir,
+			   ident, sizeof ident, err, errlen) < 0)
+		return -1;
 	char builddir[PATH_MAX];
 	ku_fmt(builddir, sizeof builddir, "%s/build/src-%s", cache, s->arg);
 	if (kbuild(s->text, srcdir, builddir, ident, out, err, errlen) < 0)

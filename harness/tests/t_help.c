@@ -12,7 +12,7 @@
 #define HELP_DEADLINE_S 30
 
 static const char *const commands[] = {
-	"matrix", "run", "report", "merge", "ci", "bisect-run", "mutants",
+	"matrix", "run", "report", "merge", "ci", "bisect-run", "mutants", "inventory",
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
@@ -32,7 +32,7 @@ ATF_TC(every_command_has_help);
 ATF_TC_HEAD(every_command_has_help, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "ttypot COMMAND --help and ttypot help COMMAND print the "
-			  "command's usage and exit 0, for all seven commands");
+			  "command's usage and exit 0, for all eight commands");
 }
 ATF_TC_BODY(every_command_has_help, tc)
 {

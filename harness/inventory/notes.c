@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* notes.c: the reasons kept beside the tool, one item a line:
+ * fixtures/inventory/unreachable (why no case can reach the item in a
+ * guest) and fixtures/inventory/uart (why only a UART shows what the item
+ * does).  A line naming no item of the inventory is an error: the kernel
+ * source moved on, or the line is wrong (inv_private.h). */
+#include "inv_private.h"
+#include "rbuf.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int inv_notes(struct inventory *inv, const char *path, bool uart, char *err, size_t errlen)
+{
+	char *text = inv_read(path, err, errlen);
+	if (!text)
+		return -1;
+	int lineno = 0, rc = 0;
+	for (char *line = text, *next; line && *line && !rc; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		while (isspace((unsigned char)*line))
+			line++;
+		if (!*line || *line == '#')
+			continue;
+		size_t nl = strcspn(line, " \t");
+		char *reason = line + nl;
+		while (isspace((unsigned char)*reason))
+			reason++;
+		line[nl] = '\0';
+		struct inv_item *it = inv_lookup(inv, line);
+		char **slot = it ? (uart ? &it->uart : &it->unreachable) : NULL;
+		rc = -1;
+		if (!it)
+			snprintf(err, errlen, "%s:%d: %s is not an item of the inventory (the "
+				 "kernel source has no such name)", path, lineno, line);
+		else if (!*reason)
+			snprintf(err, errlen, "%s:%d: %s: a reason is needed after the item",
+				 path, lineno, line);
+		else if (*slot)
+			snprintf(err, errlen, "%s:%d: %s is listed twice", path, lineno, line);
+		else if (it->not_built)
+			snprintf(err, errlen, "%s:%d: %s is not built by this config (%s): it "
+				 "needs no reason here", path, lineno, line, it->not_built);
+		else if (uart ? it->unreachable : it->uart)
+			snprintf(err, errlen, "%s:%d: %s is in both unreachable and uart", path,
+				 lineno, line);
+		else
+			rc = 0;
+		if (!rc)
+			*slot = xstrdup(reason);
+	}
+	free(text);
+	return rc;
+}
