@@ -3,9 +3,10 @@
  * (inv_private.h).  The files read are those of drivers/tty, fs/devpts
  * (the ptys' file system) and fs/proc/proc_tty.c that the config builds,
  * each with its #if CONFIG_ blocks resolved:
- *   - line disciplines: a structure initialiser with .num = N_X; one no
- *     built file registers is looked for in the whole source, to say which
- *     file would and which config symbol it lacks;
+ *   - line disciplines: a structure initialiser with .num = N_X; for the
+ *     ones no built file of drivers/tty registers, one walk of the whole
+ *     source says which file does and whether the config builds it (which
+ *     symbol it lacks);
  *   - tty drivers: X = tty_alloc_driver(...) with X->name and
  *     X->driver_name, and struct uart_driver initialisers (.dev_name,
  *     .driver_name); device nodes: device_create*(&tty_class, ..., "NAME");
@@ -186,23 +187,27 @@ static size_t ldisc_reg(const struct ctoks *t, size_t from)
 	return t->n;
 }
 
-/* Where, outside the built files, N_X is registered: the file, and why it
- * is not built.  A whole-source search; a file is read only when it holds
- * ".num" and the name. */
-static void find_registrar(struct ctx *x, const char *dir, const char *ldisc, char *file,
-			   size_t filelen, int depth)
+/* The registrations (.num = N_X) of the whole source, outside the built
+ * files too: one walk, reading only the files that say ".num" and "N_". */
+struct reg {
+	char *ldisc, *file;
+};
+
+static void registrars(const char *src, const char *dir, struct reg **out, size_t *n,
+		       int depth)
 {
-	if (file[0] || depth > 12)
-		return;
 	char path[PATH_MAX];
-	snprintf(path, sizeof path, "%s%s%s", x->src, *dir ? "/" : "", dir);
+	snprintf(path, sizeof path, "%s%s%s", src, *dir ? "/" : "", dir);
 	DIR *d = opendir(path);
-	if (!d)
+	if (!d || depth > 12) {
+		if (d)
+			closedir(d);
 		return;
+	}
 	struct dirent *e;
 	char **subs = NULL;
 	size_t nsub = 0;
-	while ((e = readdir(d)) && !file[0]) {
+	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.' || (!depth && (!strcmp(e->d_name, "Documentation") ||
 						      !strcmp(e->d_name, "tools"))))
 			continue;
@@ -216,17 +221,16 @@ static void find_registrar(struct ctx *x, const char *dir, const char *ldisc, ch
 		}
 		if (l < 3 || strcmp(e->d_name + l - 2, ".c"))
 			continue;
-		snprintf(path, sizeof path, "%s/%s", x->src, rel);
+		snprintf(path, sizeof path, "%s/%s", src, rel);
 		char ebuf[64];
 		char *text = inv_read(path, ebuf, sizeof ebuf);
-		if (!text)
-			continue;
-		if (strstr(text, ".num") && strstr(text, ldisc)) {
+		if (text && strstr(text, ".num") && strstr(text, "N_")) {
 			struct ctoks t;
 			ctok_lex(text, &t);
-			for (size_t i = ldisc_reg(&t, 0); i < t.n; i = ldisc_reg(&t, i + 1))
-				if (!strcmp(t.v[i].text, ldisc))
-					snprintf(file, filelen, "%s", rel);
+			for (size_t i = ldisc_reg(&t, 0); i < t.n; i = ldisc_reg(&t, i + 1)) {
+				*out = xrealloc(*out, (*n + 1) * sizeof **out);
+				(*out)[(*n)++] = (struct reg){ xstrdup(t.v[i].text), xstrdup(rel) };
+			}
 			ctok_free(&t);
 		}
 		free(text);
@@ -234,7 +238,7 @@ static void find_registrar(struct ctx *x, const char *dir, const char *ldisc, ch
 	closedir(d);
 	qsort(subs, nsub, sizeof *subs, cmp_str);
 	for (size_t i = 0; i < nsub; i++) {
-		find_registrar(x, subs[i], ldisc, file, filelen, depth + 1);
+		registrars(src, subs[i], out, n, depth + 1);
 		free(subs[i]);
 	}
 	free(subs);
@@ -283,6 +287,9 @@ static int ldiscs(struct ctx *x, char *err, size_t errlen)
 			rc = ldisc_headers(x, f, f->t.v[i].text, err, errlen);
 		}
 	}
+	struct reg *all = NULL; /* read only when a discipline is not built here */
+	size_t nall = 0;
+	bool walked = false;
 	for (size_t k = 0; k < x->inv->nitems && !rc; k++) {
 		struct inv_item *it = &x->inv->items[k];
 		bool built = false;
@@ -290,9 +297,15 @@ static int ldiscs(struct ctx *x, char *err, size_t errlen)
 			built = !strcmp(reg[r], it->name);
 		if (it->kind != INV_LDISC || built)
 			continue;
-		char file[PATH_MAX] = "", why[700];
-		find_registrar(x, "", it->name, file, sizeof file, 0);
-		if (!file[0]) {
+		if (!walked)
+			registrars(x->src, "", &all, &nall, 0);
+		walked = true;
+		const char *file = NULL;
+		for (size_t r = 0; r < nall && !file; r++)
+			if (!strcmp(all[r].ldisc, it->name))
+				file = all[r].file;
+		char why[700];
+		if (!file) {
 			it->not_built = xstrdup("no file of the source registers it");
 		} else if (!kbuild_built(x->src, x->c, file, why, sizeof why)) {
 			struct rbuf b = {0};
@@ -303,6 +316,11 @@ static int ldiscs(struct ctx *x, char *err, size_t errlen)
 			it->handlers = xstrdup(file);
 		}
 	}
+	for (size_t r = 0; r < nall; r++) {
+		free(all[r].ldisc);
+		free(all[r].file);
+	}
+	free(all);
 	for (size_t r = 0; r < nreg; r++)
 		free(reg[r]);
 	free(reg);
