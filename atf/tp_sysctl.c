@@ -66,27 +66,36 @@ restore_all(void)
  * absolute path, not $TMPDIR, which Kyua makes per case. */
 #define SYSCTL_LOCK "/tmp/ttypot-sysctl.lock"
 
+void
+tp_host_lock(const char *path, const char *what)
+{
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
+	int step = 0;
+	int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		atf_tc_fail("open %s: %s", path, strerror(errno));
+	tp_waiting_for(what);
+	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			atf_tc_fail("flock %s: %s", path, strerror(errno));
+		if (tp_now_ms() > deadline)
+			atf_tc_fail("a case of another suite held %s for %d ms",
+				    path, TP_WAIT_MS);
+		tp_backoff(&step);
+	}
+}
+
 static void
 lock_sysctls(void)
 {
-	static int fd = -1;
-	long long deadline = tp_now_ms() + TP_WAIT_MS;
-	int step = 0;
+	static bool locked;
 
-	if (fd >= 0)
+	if (locked)
 		return;
-	fd = open(SYSCTL_LOCK, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		atf_tc_fail("open %s: %s", SYSCTL_LOCK, strerror(errno));
-	tp_waiting_for("another suite's case to give back the sysctls");
-	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			atf_tc_fail("flock %s: %s", SYSCTL_LOCK, strerror(errno));
-		if (tp_now_ms() > deadline)
-			atf_tc_fail("a case of another suite held %s for %d ms",
-				    SYSCTL_LOCK, TP_WAIT_MS);
-		tp_backoff(&step);
-	}
+	tp_host_lock(SYSCTL_LOCK,
+		     "another suite's case to give back the sysctls");
+	locked = true;
 }
 
 bool

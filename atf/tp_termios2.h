@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tp_termios2.h: the kernel's struct termios2 and TCGETS2/TCSETS2, for
+ * tp_termios2.h: the kernel's struct termios2 and TCGETS2/TCSETS2 (and
+ * TCSETSW2/TCSETSF2), for
  * reading and setting speeds that glibc's termios cannot express (an input
  * speed apart from the output speed, the speed fields themselves).
  */
@@ -22,6 +23,8 @@ struct k_termios2 {
 };
 #define K_TCGETS2 _IOR('t', 19, struct k_termios2)
 #define K_TCSETS2 _IOW('t', 20, struct k_termios2)
+#define K_TCSETSW2 _IOW('t', 21, struct k_termios2)
+#define K_TCSETSF2 _IOW('t', 22, struct k_termios2)
 #else
 struct k_termios2 {
 	tcflag_t c_iflag, c_oflag, c_cflag, c_lflag;
@@ -31,6 +34,8 @@ struct k_termios2 {
 };
 #define K_TCGETS2 _IOR('T', 0x2A, struct k_termios2)
 #define K_TCSETS2 _IOW('T', 0x2B, struct k_termios2)
+#define K_TCSETSW2 _IOW('T', 0x2C, struct k_termios2)
+#define K_TCSETSF2 _IOW('T', 0x2D, struct k_termios2)
 #endif
 /* The input speed's CBAUD bits sit this far up in c_cflag (CIBAUD). */
 #define K_IBSHIFT 16

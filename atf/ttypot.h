@@ -424,5 +424,10 @@ int tp_sysctl_write(const char *path, const char *text);
  * first change takes a host-wide lock held until the case ends, so that
  * suites run at once never change a sysctl under each other's cases. */
 bool tp_sysctl_set(const char *path, long v);
+/* Take the host-wide lock file path (an absolute path: Kyua gives each case
+ * its own TMPDIR) for the rest of the case, waiting at most TP_WAIT_MS
+ * while another suite's case holds it; for host state two suites run at
+ * once must not change under each other (sysctls, the console redirect). */
+void tp_host_lock(const char *path, const char *what);
 
 #endif

@@ -256,6 +256,34 @@ TP_CASE_META(hung_up_slave_read_eof_write_eio, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(hung_up_slave_refuses_async_io, TP_LINUX,
+	"On a slave descriptor hung up by its master's close, turning "
+	"signal-driven I/O on fails ENOTTY, through fcntl(F_SETFL, O_ASYNC) "
+	"and FIOASYNC 1 alike, and O_ASYNC stays off; FIOASYNC 0, which "
+	"changes nothing, succeeds")
+{
+	struct tp_pty p;
+	tp_pty_open(&p, TP_COOKED);
+	tp_close_master(&p);
+	ATF_REQUIRE_MSG(tp_poll1(p.slave, POLLHUP, 0) & POLLHUP, "the slave is not "
+			"hung up after the master's close");
+	int fl = fcntl(p.slave, F_GETFL);
+	errno = 0;
+	int r = fcntl(p.slave, F_SETFL, fl | O_ASYNC);
+	ATF_CHECK_MSG(r < 0 && errno == ENOTTY, "F_SETFL O_ASYNC on the hung-up "
+		      "slave: %d (%s), want ENOTTY", r, strerror(errno));
+	int on = 1, off = 0;
+	errno = 0;
+	r = ioctl(p.slave, FIOASYNC, &on);
+	ATF_CHECK_MSG(r < 0 && errno == ENOTTY, "FIOASYNC 1 on the hung-up slave: "
+		      "%d (%s), want ENOTTY", r, strerror(errno));
+	ATF_CHECK_MSG(!(fcntl(p.slave, F_GETFL) & O_ASYNC), "O_ASYNC set on the "
+		      "hung-up slave");
+	ATF_CHECK_MSG(ioctl(p.slave, FIOASYNC, &off) == 0, "FIOASYNC 0 on the "
+		      "hung-up slave: %s", strerror(errno));
+	tp_pty_close(&p);
+}
+
 TP_CASE(sighup_ignored_leader_survives, TP_LINUX,
 	"A session leader that ignores SIGHUP survives the master close and "
 	"then reads 0, gets EIO on write and the hung-up poll result from "
@@ -704,6 +732,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, master_close_sends_sighup_to_leader);
 	ATF_TP_ADD_TC(tp, hung_up_slave_read_eof_write_eio);
+	ATF_TP_ADD_TC(tp, hung_up_slave_refuses_async_io);
 	ATF_TP_ADD_TC(tp, sighup_ignored_leader_survives);
 	ATF_TP_ADD_TC(tp, foreground_pgrp_gets_sighup);
 	ATF_TP_ADD_TC(tp, foreground_pgrp_spared_while_leader_lives);

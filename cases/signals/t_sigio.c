@@ -169,6 +169,38 @@ TP_CASE(clearing_o_async_stops_sigio, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(fioasync_turns_sigio_on_and_off, TP_LINUX,
+	"FIOASYNC 1 sets O_ASYNC on the descriptor (F_GETFL shows it) and input "
+	"raises SIGIO POLL_IN; FIOASYNC 0 clears it and input raises none")
+{
+	struct tp_pty p;
+	char buf[4];
+	block_io_sig();
+	tp_pty_open(&p, TP_RAW);
+	async_on(p.slave);
+	int off = 0, on = 1;
+	ATF_REQUIRE_MSG(ioctl(p.slave, FIOASYNC, &off) == 0, "FIOASYNC 0: %s",
+			strerror(errno));
+	ATF_REQUIRE_MSG(!(fcntl(p.slave, F_GETFL) & O_ASYNC), "O_ASYNC set after "
+			"FIOASYNC 0");
+	ATF_REQUIRE_MSG(ioctl(p.slave, FIOASYNC, &on) == 0, "FIOASYNC 1: %s",
+			strerror(errno));
+	ATF_CHECK_MSG(fcntl(p.slave, F_GETFL) & O_ASYNC, "O_ASYNC not set by "
+		      "FIOASYNC 1");
+	discard_io_sigs();
+	tp_write_str(p.master, "a", "byte after FIOASYNC 1");
+	expect_io_sig(p.slave, POLL_IN, POLLIN, "byte after FIOASYNC 1");
+	tp_read_exact(p.slave, buf, 1, 1, "the first byte");
+	ATF_REQUIRE_MSG(ioctl(p.slave, FIOASYNC, &off) == 0, "FIOASYNC 0: %s",
+			strerror(errno));
+	ATF_CHECK_MSG(!(fcntl(p.slave, F_GETFL) & O_ASYNC), "O_ASYNC still set "
+		      "after FIOASYNC 0");
+	tp_write_str(p.master, "b", "byte after FIOASYNC 0");
+	tp_wait_fionread(p.slave, 1, TP_WAIT_MS, "second byte on the slave");
+	expect_no_io_sig("byte after FIOASYNC 0");
+	tp_pty_close(&p);
+}
+
 /* Fill master -> slave until a non-blocking write falls short. */
 static size_t
 fill_to_slave(int master)
@@ -261,6 +293,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, canonical_input_raises_sigio_at_line_end);
 	ATF_TP_ADD_TC(tp, slave_output_raises_sigio_on_master);
 	ATF_TP_ADD_TC(tp, clearing_o_async_stops_sigio);
+	ATF_TP_ADD_TC(tp, fioasync_turns_sigio_on_and_off);
 	ATF_TP_ADD_TC(tp, short_write_raises_sigio_poll_out_once);
 	ATF_TP_ADD_TC(tp, o_async_owner_defaults_to_caller);
 	ATF_TP_ADD_TC(tp, o_async_owner_is_foreground_group);
