@@ -42,15 +42,13 @@ char *inv_read(const char *path, char *err, size_t errlen)
 
 void inv_note(struct inventory *inv, const char *fmt, ...)
 {
-	struct rbuf b = {0};
+	char tmp[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	char tmp[1024];
 	vsnprintf(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
-	rbuf_add(&b, tmp);
 	inv->notes = xrealloc(inv->notes, (inv->nnotes + 1) * sizeof *inv->notes);
-	inv->notes[inv->nnotes++] = b.s;
+	inv->notes[inv->nnotes++] = xstrdup(tmp);
 }
 
 struct inv_item *inv_add(struct inventory *inv, const char *name, enum inv_kind kind,
