@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* t_resolve.c: kernel_resolve() on local inputs (no network, no builds):
- * image checks, broken .debs, bad trees, the host. */
+ * image checks, broken .debs, a kernel .deb built here, bad trees, the
+ * host. */
 #include <atf-c.h>
 #include <fcntl.h>
 #include <limits.h>
