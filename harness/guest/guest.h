@@ -56,5 +56,8 @@ int run_suite(const struct kernel_info *k, const struct run_opts *o,
 
 /* Probe once whether KVM works here (short deadline); cached per process. */
 bool kvm_usable(void);
+/* kvm_usable, and the first kernel (image) asked about prints on its
+ * console under KVM; false from then on in this process when it does not. */
+bool kvm_usable_for(const char *image);
 
 #endif

@@ -237,7 +237,7 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 			 initramfs ? initramfs : "not built");
 		return -1;
 	}
-	bool kvm = same_arch(qa) && kvm_usable();
+	bool kvm = same_arch(qa) && kvm_usable_for(k->image);
 	snprintf(out->accel, sizeof out->accel, "%s", kvm ? "kvm" : "tcg");
 	const char *tbase = getenv("TMPDIR");
 	tbase = tbase && *tbase ? tbase : "/tmp";

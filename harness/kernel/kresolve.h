@@ -28,6 +28,35 @@ bool kconfig_has(const char *config_path, const char *line);
 /* Fill config_hash from a .config file (first 16 hex of its sha256). */
 void kimage_config_hash(const char *config_path, struct kernel_info *out);
 
+/* Where a kernel package keeps its modules: (usr/)lib/modules/REL. */
+extern const char *const kpkg_module_dirs[2];
+
+/* The first xdir/boot/PREFIX<rel> (not a .gz) of an unpacked package: its
+ * path into img, rel into rel. */
+bool kpkg_boot_image(const char *xdir, const char *prefix, char *img,
+		     size_t imglen, char *rel, size_t rellen);
+
+/* A kernel package unpacked in the cache, as kpkg_fill reads it. */
+struct kpkg {
+	const char *what;    /* the spec, first in messages */
+	const char *pkg;     /* the package file, named in messages */
+	const char *xdir;    /* where it is unpacked */
+	const char *image;   /* its image, already checked for arch */
+	const char *rel;     /* the release its paths name: the label */
+	const char *release; /* uname -r, when known before boot */
+	const char *version; /* the package's version */
+	const char *arch;
+	bool compat32;       /* +compat32: the config must allow the i386 ABI */
+};
+
+/* Fill out from p: arch, image, release, version, label, the modules
+ * directory (usr/)lib/modules/REL, the config hash of REL's config
+ * (lib/modules/REL/config, else boot/config-REL).  Returns 0, or -1 with
+ * err naming the spec, the config and the package when p->compat32 and
+ * the config does not set CONFIG_IA32_EMULATION=y. */
+int kpkg_fill(const struct kpkg *p, struct kernel_info *out, char *err,
+	      size_t errlen);
+
 int resolve_host(const struct kspec *s, struct kernel_info *out, char *err,
 		 size_t errlen);
 int resolve_image(const struct kspec *s, struct kernel_info *out, char *err,

@@ -4,7 +4,6 @@
 #include "kutil.h"
 #include "proc.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -56,31 +55,6 @@ image_dependency(const char *depends, char *out, size_t outlen)
 	memcpy(out, p, n);
 	out[n] = '\0';
 	return true;
-}
-
-/* Find boot/<prefix><rel> under dir (vmlinuz-, or vmlinux- for ppc64le);
- * fills rel. */
-static bool
-find_vmlinuz(const char *dir, const char *prefix, char *rel, size_t rellen)
-{
-	size_t pl = strlen(prefix);
-	char boot[PATH_MAX];
-	ku_fmt(boot, sizeof boot, "%s/boot", dir);
-	DIR *d = opendir(boot);
-	if (!d)
-		return false;
-	struct dirent *e;
-	bool found = false;
-	while ((e = readdir(d))) {
-		if (!strncmp(e->d_name, prefix, pl) &&
-		    strlen(e->d_name + pl) < rellen) {
-			strcpy(rel, e->d_name + pl);
-			found = true;
-			break;
-		}
-	}
-	closedir(d);
-	return found;
 }
 
 struct unpack_job {
@@ -159,9 +133,9 @@ unpack_deb(const char *deb, const char *what, const char *cache,
 	if (ku_once(xdir, false, doing, DPKG_DEADLINE_MS / 1000 * 2, unpack_into,
 		    &uj, err, errlen) < 0)
 		goto out;
-	char rel[128];
+	char img[PATH_MAX + 200], rel[128];
 	const char *prefix = kimage_deb_prefix(arch);
-	if (!find_vmlinuz(xdir, prefix, rel, sizeof rel)) {
+	if (!kpkg_boot_image(xdir, prefix, img, sizeof img, rel, sizeof rel)) {
 		if (follow_deps && depend_pkg &&
 		    image_dependency(depends, depend_pkg, deplen)) {
 			rc = 1; /* a meta package: resolve its dependency */
@@ -171,33 +145,13 @@ unpack_deb(const char *deb, const char *what, const char *cache,
 			 "kernel image package)", what, prefix, deb);
 		goto out;
 	}
-	char img[PATH_MAX + 200];
-	ku_fmt(img, sizeof img, "%s/boot/%s%s", xdir, prefix, rel);
 	if (kimage_check_arch(img, arch, NULL, 0, err, errlen) < 0)
 		goto out;
-	snprintf(out->arch, sizeof out->arch, "%s", arch);
-	snprintf(out->image, sizeof out->image, "%.1000s", img);
-	snprintf(out->release, sizeof out->release, "%s", rel);
-	snprintf(out->version, sizeof out->version, "%s", version);
-	snprintf(out->label, sizeof out->label, "%s", rel);
-	const char *moddirs[] = {"lib/modules", "usr/lib/modules"};
-	for (int i = 0; i < 2; i++) {
-		ku_fmt(img, sizeof img, "%s/%s/%s", xdir, moddirs[i], rel);
-		if (ku_is_dir(img)) {
-			snprintf(out->modules_dir, sizeof out->modules_dir,
-				 "%.1000s", img);
-			break;
-		}
-	}
-	ku_fmt(img, sizeof img, "%s/boot/config-%s", xdir, rel);
-	kimage_config_hash(img, out);
-	/* The i386 userland needs the kernel's 32-bit syscall entry. */
-	if (compat32 && !kconfig_has(img, "CONFIG_IA32_EMULATION=y")) {
-		snprintf(err, errlen, "%s: +compat32 needs "
-			 "CONFIG_IA32_EMULATION=y, which boot/config-%s of %s "
-			 "does not set", what, rel, deb);
+	struct kpkg kp = {.what = what, .pkg = deb, .xdir = xdir, .image = img,
+			  .rel = rel, .release = rel, .version = version,
+			  .arch = arch, .compat32 = compat32};
+	if (kpkg_fill(&kp, out, err, errlen) < 0)
 		goto out;
-	}
 	rc = 0;
 out:
 	free(r);

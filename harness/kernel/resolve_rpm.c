@@ -233,10 +233,9 @@ static bool
 find_image(const char *xdir, char *img, size_t imglen, char *rel, size_t rellen)
 {
 	/* Fedora/RHEL: (usr/)lib/modules/REL/vmlinuz */
-	const char *mods[] = {"lib/modules", "usr/lib/modules"};
 	for (int i = 0; i < 2; i++) {
 		char m[PATH_MAX];
-		ku_fmt(m, sizeof m, "%s/%s", xdir, mods[i]);
+		ku_fmt(m, sizeof m, "%s/%s", xdir, kpkg_module_dirs[i]);
 		DIR *d = opendir(m);
 		struct dirent *e;
 		while (d && (e = readdir(d))) {
@@ -254,27 +253,9 @@ find_image(const char *xdir, char *img, size_t imglen, char *rel, size_t rellen)
 	}
 	/* SUSE: boot/vmlinuz-REL, boot/Image-REL (arm64), boot/vmlinux-REL */
 	const char *prefixes[] = {"vmlinuz-", "Image-", "vmlinux-"};
-	char boot[PATH_MAX];
-	ku_fmt(boot, sizeof boot, "%s/boot", xdir);
-	for (int i = 0; i < 3; i++) {
-		DIR *d = opendir(boot);
-		struct dirent *e;
-		size_t pl = strlen(prefixes[i]);
-		while (d && (e = readdir(d))) {
-			const char *r = e->d_name + pl;
-			size_t rl = strlen(e->d_name) - pl;
-			/* vmlinux-REL.gz is compressed: not bootable as is */
-			if (strncmp(e->d_name, prefixes[i], pl) || rl >= rellen ||
-			    (rl > 3 && !strcmp(r + rl - 3, ".gz")))
-				continue;
-			strcpy(rel, r);
-			ku_fmt(img, imglen, "%s/%s", boot, e->d_name);
-			closedir(d);
+	for (int i = 0; i < 3; i++)
+		if (kpkg_boot_image(xdir, prefixes[i], img, imglen, rel, rellen))
 			return true;
-		}
-		if (d)
-			closedir(d);
-	}
 	return false;
 }
 
@@ -388,33 +369,11 @@ resolve_pkgs(const struct kspec *s, const char *cache, struct rpm_pkg *pk,
 	if (irel[0] && strcmp(irel, rel))
 		ku_progress("%s: the image says release %s, its path %s", what,
 			    irel, rel);
-	snprintf(out->arch, sizeof out->arch, "%s", arch);
-	snprintf(out->image, sizeof out->image, "%.1000s", img);
-	snprintf(out->release, sizeof out->release, "%s", irel[0] ? irel : rel);
-	snprintf(out->version, sizeof out->version, "%.255s", pk[0].evr);
-	snprintf(out->label, sizeof out->label, "%s", rel);
-	char p[PATH_MAX];
-	const char *mods[] = {"lib/modules", "usr/lib/modules"};
-	for (int i = 0; i < 2; i++) {
-		ku_fmt(p, sizeof p, "%s/%s/%s", xdir, mods[i], rel);
-		if (ku_is_dir(p)) {
-			snprintf(out->modules_dir, sizeof out->modules_dir,
-				 "%.1000s", p);
-			break;
-		}
-	}
-	/* Fedora keeps the config beside the image, SUSE in boot/. */
-	ku_fmt(p, sizeof p, "%s/config", out->modules_dir);
-	if (!out->modules_dir[0] || !ku_is_file(p))
-		ku_fmt(p, sizeof p, "%s/boot/config-%s", xdir, rel);
-	kimage_config_hash(p, out);
-	if (s->abi[0] && !kconfig_has(p, "CONFIG_IA32_EMULATION=y")) {
-		snprintf(err, errlen, "%s: +compat32 needs "
-			 "CONFIG_IA32_EMULATION=y, which the config of %s does "
-			 "not set", what, pk[0].path);
-		return -1;
-	}
-	return 0;
+	struct kpkg kp = {.what = what, .pkg = pk[0].path, .xdir = xdir,
+			  .image = img, .rel = rel, .release = irel[0] ? irel : rel,
+			  .version = pk[0].evr, .arch = arch,
+			  .compat32 = s->abi[0] != 0};
+	return kpkg_fill(&kp, out, err, errlen);
 }
 
 int

@@ -9,14 +9,9 @@
 #include <atf-c.h>
 
 #include "e2e.h"
-#include "proc.h"
-#include "rbuf.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #define KERNEL "deb:linux-image-amd64"
 #define SUBSET "apps/t_python,apps/t_script,peers/t_test_pty"
@@ -60,16 +55,14 @@ ATF_TC_BODY(debian_root_apps_peers_cell_by_cell, tc)
 {
 	char ttypot[1024], build[1024], dir[] = "/tmp/ttypot-apps.XXXXXX";
 	char log[1100], rlog[1100], csv[1100], cache[1100];
-	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
-	snprintf(ttypot, sizeof ttypot, "%s/../ttypot", src);
-	snprintf(build, sizeof build, "%s/../guest-root/build.sh", src);
-	ATF_REQUIRE_MSG(access(ttypot, X_OK) == 0, "%s not built", ttypot);
+	e2e_ttypot(tc, ttypot, sizeof ttypot);
+	snprintf(build, sizeof build, "%s/../guest-root/build.sh",
+		 atf_tc_get_config_var_wd(tc, "srcdir", "."));
 	ATF_REQUIRE(mkdtemp(dir) != NULL);
 	snprintf(log, sizeof log, "%s/ttypot.log", dir);
 	snprintf(rlog, sizeof rlog, "%s/root.log", dir);
 	snprintf(csv, sizeof csv, "%s/matrix.csv", dir);
-	/* the cache ttypot uses outside the test, where the build is made once */
-	e2e_user_env("TTYPOT_CACHE", ".cache/ttypot", cache, sizeof cache);
+	e2e_cache_env(cache, sizeof cache);
 
 	char *rargv[] = {"env", cache, build, NULL};
 	int st = e2e_run(rargv, ROOT_DEADLINE_S, rlog, "the Debian root");
@@ -81,18 +74,8 @@ ATF_TC_BODY(debian_root_apps_peers_cell_by_cell, tc)
 	/* One kernel is its own baseline: no regression can exist, so 0. */
 	ATF_REQUIRE_MSG(st == 0, "ttypot matrix exit %d; see %s", st, log);
 
-	FILE *f = fopen(csv, "r");
-	ATF_REQUIRE_MSG(f != NULL, "%s: %s", csv, strerror(errno));
-	char header[512];
-	ATF_REQUIRE(fgets(header, sizeof header, f) != NULL);
-	ATF_CHECK_MSG(strncmp(header, "case,area,", 10) == 0, "csv header: %s", header);
-	e2e_check_cells(f, wants, NWANTS);
-	fclose(f);
-
-	if (atf_tc_get_config_var_as_bool_wd(tc, "keep_e2e", false))
-		return;
-	char *rm[] = {"rm", "-rf", dir, NULL}, err[256];
-	capture_run(rm, NULL, 60, NULL, NULL, err, sizeof err);
+	e2e_check_csv(csv, wants, NWANTS, NULL, 0);
+	e2e_cleanup(tc, dir);
 }
 
 ATF_TP_ADD_TCS(tp)

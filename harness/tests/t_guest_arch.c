@@ -11,12 +11,10 @@
 #include "proc.h"
 #include "rbuf.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define KERNEL "deb:linux-image-arm64:arm64"
 #define LABEL_PREFIX "6.1."
@@ -57,8 +55,7 @@ static const struct e2e_want wants[] = {
 static int run_ttypot(const char *ttypot, const char *outdir, const char *log)
 {
 	char cache[1100];
-	/* the cache ttypot uses outside the test, where the build is made once */
-	e2e_user_env("TTYPOT_CACHE", ".cache/ttypot", cache, sizeof cache);
+	e2e_cache_env(cache, sizeof cache);
 	char *argv[] = {"env", cache, (char *)ttypot, "matrix", "-o", (char *)outdir,
 			"--cases", SUBSET, KERNEL, NULL};
 	return e2e_run(argv, RUN_DEADLINE_S, log, KERNEL);
@@ -94,9 +91,7 @@ ATF_TC_BODY(debian_arm64_subset_cell_by_cell, tc)
 {
 	require_arm64_dpkg();
 	char ttypot[1024], dir[] = "/tmp/ttypot-arch.XXXXXX", log[1100], csv[1100], js[1100];
-	snprintf(ttypot, sizeof ttypot, "%s/../ttypot",
-		 atf_tc_get_config_var_wd(tc, "srcdir", "."));
-	ATF_REQUIRE_MSG(access(ttypot, X_OK) == 0, "%s not built", ttypot);
+	e2e_ttypot(tc, ttypot, sizeof ttypot);
 	ATF_REQUIRE(mkdtemp(dir) != NULL);
 	snprintf(log, sizeof log, "%s/ttypot.log", dir);
 	snprintf(csv, sizeof csv, "%s/matrix.csv", dir);
@@ -105,18 +100,14 @@ ATF_TC_BODY(debian_arm64_subset_cell_by_cell, tc)
 	int st = run_ttypot(ttypot, dir, log);
 	ATF_REQUIRE_MSG(st == 0, "ttypot matrix exit %d; see %s", st, log);
 
-	FILE *f = fopen(csv, "r");
-	ATF_REQUIRE_MSG(f != NULL, "%s: %s", csv, strerror(errno));
 	char header[512];
-	ATF_REQUIRE(fgets(header, sizeof header, f) != NULL);
+	e2e_check_csv(csv, wants, NWANTS, header, sizeof header);
 	/* The heading says the arch: the resolver's "LABEL [arm64]", or the
 	 * report's "LABEL · arm64" (the label itself may contain "arm64"). */
 	ATF_CHECK_MSG(strncmp(header, "case,area," LABEL_PREFIX, 10 + strlen(LABEL_PREFIX)) == 0 &&
 			      (strstr(header, "[arm64]") != NULL ||
 			       strstr(header, "\xc2\xb7 arm64") != NULL),
 		      "csv header names no %s* column headed arm64: %s", LABEL_PREFIX, header);
-	e2e_check_cells(f, wants, NWANTS);
-	fclose(f);
 
 	/* The column records the architecture it ran on: the kernel's name
 	 * (arm64) or the guest's uname -m (aarch64). */
@@ -130,11 +121,7 @@ ATF_TC_BODY(debian_arm64_subset_cell_by_cell, tc)
 	const char *end = json_string_value(json_object_get(col, "end"));
 	ATF_CHECK_MSG(end != NULL && !strcmp(end, "done"), "column end %s", end ? end : "(none)");
 	json_decref(root);
-
-	if (atf_tc_get_config_var_as_bool_wd(tc, "keep_e2e", false))
-		return;
-	char *rm[] = {"rm", "-rf", dir, NULL}, err[256];
-	capture_run(rm, NULL, 60, NULL, NULL, err, sizeof err);
+	e2e_cleanup(tc, dir);
 }
 
 ATF_TP_ADD_TCS(tp)

@@ -6,14 +6,11 @@
 #include <atf-c.h>
 
 #include "e2e.h"
-#include "proc.h"
-#include "rbuf.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define KERNEL "deb:linux-image-amd64"
 #define LABEL_PREFIX "6.1."
@@ -91,9 +88,7 @@ ATF_TC_HEAD(debian_61_subset_cell_by_cell, tc)
 ATF_TC_BODY(debian_61_subset_cell_by_cell, tc)
 {
 	char ttypot[1024], dir[] = "/tmp/ttypot-e2e.XXXXXX", log[1100], csv[1100], md[1100];
-	snprintf(ttypot, sizeof ttypot, "%s/../ttypot",
-		 atf_tc_get_config_var_wd(tc, "srcdir", "."));
-	ATF_REQUIRE_MSG(access(ttypot, X_OK) == 0, "%s not built", ttypot);
+	e2e_ttypot(tc, ttypot, sizeof ttypot);
 	ATF_REQUIRE(mkdtemp(dir) != NULL);
 	snprintf(log, sizeof log, "%s/ttypot.log", dir);
 	snprintf(csv, sizeof csv, "%s/matrix.csv", dir);
@@ -103,16 +98,10 @@ ATF_TC_BODY(debian_61_subset_cell_by_cell, tc)
 	/* One kernel is its own baseline: no regression can exist, so 0. */
 	ATF_REQUIRE_MSG(st == 0, "ttypot matrix exit %d; see %s", st, log);
 
-	FILE *f = fopen(csv, "r");
-	ATF_REQUIRE_MSG(f != NULL, "%s: %s", csv, strerror(errno));
-	char header[512];
-	ATF_REQUIRE(fgets(header, sizeof header, f) != NULL);
-	ATF_CHECK_MSG(strncmp(header, "case,area,", 10) == 0, "csv header: %s", header);
-	e2e_check_cells(f, wants, NWANTS);
-	fclose(f);
+	e2e_check_csv(csv, wants, NWANTS, NULL, 0);
 
 	/* The column says which kernel ran: its uname in matrix.md. */
-	f = fopen(md, "r");
+	FILE *f = fopen(md, "r");
 	ATF_REQUIRE_MSG(f != NULL, "%s: %s", md, strerror(errno));
 	char line[2048];
 	bool named = false;
@@ -121,11 +110,7 @@ ATF_TC_BODY(debian_61_subset_cell_by_cell, tc)
 			named = true;
 	fclose(f);
 	ATF_CHECK_MSG(named, "matrix.md names no %s*-amd64 kernel", LABEL_PREFIX);
-
-	if (atf_tc_get_config_var_as_bool_wd(tc, "keep_e2e", false))
-		return;
-	char *rm[] = {"rm", "-rf", dir, NULL}, err[256];
-	capture_run(rm, NULL, 60, NULL, NULL, err, sizeof err);
+	e2e_cleanup(tc, dir);
 }
 
 ATF_TP_ADD_TCS(tp)

@@ -7,60 +7,17 @@
  * as pass and the others as panic or missing, with the panic recorded. */
 #include <atf-c.h>
 
+#include "e2e.h"
 #include "kutil.h"
-#include "proc.h"
-#include "rbuf.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define KERNEL "deb:linux-image-amd64"
 #define PROG "t_panic_midway"
 /* Download, unpack, initramfs, boot, run and the panic under TCG. */
 #define RUN_DEADLINE_S 600
-
-static void run_or_fail(char *const argv[], int deadline_s, const char *what)
-{
-	struct rbuf out = {0};
-	char err[512];
-	int rc = capture_run(argv, NULL, deadline_s, &out, &out, err, sizeof err);
-	if (rc != 0)
-		atf_tc_fail("%s: %s\n%s", what, err, rbuf_str(&out));
-	rbuf_free(&out);
-}
-
-static void put_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	ATF_REQUIRE_MSG(f != NULL, "%s: %s", path, strerror(errno));
-	fputs(text, f);
-	ATF_REQUIRE(fclose(f) == 0);
-}
-
-/* The cell of case id in matrix.csv ("case,area,<label>"). */
-static bool csv_cell(const char *csv, const char *id, char *cell, size_t len)
-{
-	FILE *f = fopen(csv, "r");
-	char line[1024];
-	size_t idlen = strlen(id);
-	bool found = false;
-	while (f != NULL && !found && fgets(line, sizeof line, f) != NULL) {
-		char *c;
-		if (strncmp(line, id, idlen) != 0 || line[idlen] != ',' ||
-		    (c = strchr(line + idlen + 1, ',')) == NULL)
-			continue;
-		snprintf(cell, len, "%s", c + 1);
-		cell[strcspn(cell, "\r\n")] = '\0';
-		found = true;
-	}
-	if (f != NULL)
-		fclose(f);
-	return found;
-}
 
 ATF_TC(panic_midway_keeps_finished_cases);
 ATF_TC_HEAD(panic_midway_keeps_finished_cases, tc)
@@ -73,44 +30,26 @@ ATF_TC_HEAD(panic_midway_keeps_finished_cases, tc)
 }
 ATF_TC_BODY(panic_midway_keeps_finished_cases, tc)
 {
-	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
-	char ttypot[1024], prog[1024], dir[] = "/tmp/ttypot-panic.XXXXXX", p[1100],
-	     q[1300], out[1100], csv[1200];
-	snprintf(ttypot, sizeof ttypot, "%s/../ttypot", src);
-	snprintf(prog, sizeof prog, "%s/guest/" PROG, src);
-	ATF_REQUIRE_MSG(access(ttypot, X_OK) == 0, "%s not built", ttypot);
-	ATF_REQUIRE_MSG(access(prog, X_OK) == 0, "%s not built", prog);
+	char ttypot[1024], dir[] = "/tmp/ttypot-panic.XXXXXX", log[1100], q[1300],
+	     out[1100], csv[1200];
+	e2e_ttypot(tc, ttypot, sizeof ttypot);
 	ATF_REQUIRE(mkdtemp(dir) != NULL);
 
 	/* A suite of its own: the real fixtures (guest init, reporter), and a
 	 * cases/ tree with only the crashing program, marked as allowed to. */
-	snprintf(p, sizeof p, "%s/../../fixtures", src);
-	snprintf(q, sizeof q, "%s/fixtures", dir);
-	char *cp[] = {"cp", "-r", p, q, NULL};
-	run_or_fail(cp, 60, "copying fixtures/");
-	snprintf(p, sizeof p, "%s/cases", dir);
-	ATF_REQUIRE(mkdir(p, 0755) == 0);
-	snprintf(q, sizeof q, "%s/cases/" PROG, dir);
-	char *cpp[] = {"cp", prog, q, NULL};
-	run_or_fail(cpp, 10, "copying " PROG);
-	snprintf(q, sizeof q, "%s/cases/panic-allowed", dir);
-	put_file(q, "harness/tests/t_guest_panic\n");
-	snprintf(q, sizeof q, "%s/cases/Kyuafile", dir);
+	e2e_suite_init(tc, dir);
+	e2e_suite_add(tc, dir, "guest/" PROG, PROG);
+	e2e_suite_file(dir, "panic-allowed", "harness/tests/t_guest_panic\n");
 	/* Exclusive: Kyua runs the cases one at a time, in order. */
-	put_file(q, "syntax(2)\ntest_suite(\"ttypot\")\n"
-		      "atf_test_program{name=\"" PROG "\", is_exclusive=true}\n");
+	e2e_suite_file(dir, "Kyuafile", "syntax(2)\ntest_suite(\"ttypot\")\n"
+		       "atf_test_program{name=\"" PROG "\", is_exclusive=true}\n");
 
 	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(log, sizeof log, "%s/ttypot.log", dir);
 	char *mx[] = {ttypot, "matrix", "-o", out, "--suite", dir, KERNEL, NULL};
-	struct rbuf log = {0};
-	char err[512];
 	/* A panic column is an error of the kernel, not of the run: any exit
 	 * code but a crash of ttypot itself is fine; the cells decide. */
-	int rc = capture_run(mx, NULL, RUN_DEADLINE_S, &log, &log, err, sizeof err);
-	snprintf(p, sizeof p, "%s/ttypot.log", dir);
-	put_file(p, rbuf_str(&log));
-	rbuf_free(&log);
-	ATF_REQUIRE_MSG(rc >= 0, "ttypot matrix: %s; see %s", err, p);
+	e2e_run(mx, RUN_DEADLINE_S, log, KERNEL);
 
 	snprintf(csv, sizeof csv, "%s/matrix.csv", out);
 	static const struct {
@@ -122,9 +61,10 @@ ATF_TC_BODY(panic_midway_keeps_finished_cases, tc)
 		{"t_panic_midway:d_never_runs", "panic", "missing"},
 	};
 	int bad = 0;
+	FILE *f = fopen(csv, "r");
 	for (size_t i = 0; i < sizeof cells / sizeof *cells; i++) {
 		char cell[256] = "(no row)";
-		bool found = csv_cell(csv, cells[i].id, cell, sizeof cell);
+		bool found = f != NULL && e2e_csv_cell(f, cells[i].id, cell, sizeof cell);
 		if (found && (strcmp(cell, cells[i].want) == 0 ||
 			      (cells[i].also && strcmp(cell, cells[i].also) == 0)))
 			continue;
@@ -132,8 +72,10 @@ ATF_TC_BODY(panic_midway_keeps_finished_cases, tc)
 		atf_tc_fail_nonfatal("%s: cell \"%s\", want \"%s\"%s%s (log %s)",
 				     cells[i].id, cell, cells[i].want,
 				     cells[i].also ? " or " : "",
-				     cells[i].also ? cells[i].also : "", p);
+				     cells[i].also ? cells[i].also : "", log);
 	}
+	if (f != NULL)
+		fclose(f);
 	/* The column says the kernel panicked. */
 	snprintf(q, sizeof q, "%s/matrix.md", out);
 	char *md = ku_read_file(q, NULL);
@@ -143,10 +85,8 @@ ATF_TC_BODY(panic_midway_keeps_finished_cases, tc)
 	}
 	free(md);
 	/* Kept for a look when something is wrong, removed otherwise. */
-	if (bad == 0) {
-		char *rm[] = {"rm", "-rf", dir, NULL};
-		run_or_fail(rm, 60, "removing the scratch suite");
-	}
+	if (bad == 0)
+		e2e_cleanup(tc, dir);
 }
 
 ATF_TP_ADD_TCS(tp)

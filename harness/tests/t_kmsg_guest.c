@@ -12,15 +12,10 @@
 #include "e2e.h"
 #include "kutil.h"
 #include "merge.h"
-#include "proc.h"
-#include "rbuf.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define KERNEL "deb:linux-image-amd64"
 #define PROG "t_kmsg_warn"
@@ -29,61 +24,26 @@
 /* Download, unpack, initramfs, boot and run under TCG on a loaded machine. */
 #define RUN_DEADLINE_S 600
 
-static void run_or_fail(char *const argv[], int deadline_s, const char *what)
-{
-	struct rbuf out = {0};
-	char err[512];
-	int rc = capture_run(argv, NULL, deadline_s, &out, &out, err, sizeof err);
-	if (rc != 0)
-		atf_tc_fail("%s: %s\n%s", what, err, rbuf_str(&out));
-	rbuf_free(&out);
-}
-
-static void put_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	ATF_REQUIRE_MSG(f != NULL, "%s: %s", path, strerror(errno));
-	fputs(text, f);
-	ATF_REQUIRE(fclose(f) == 0);
-}
-
 /* A suite of its own in dir: the real fixtures (guest init, reporter,
  * kmsg-watch.sh), pty/t_echo, and with_warner: t_kmsg_warn, allowed to
  * taint.  Runs ttypot matrix on it; the matrix comes back in m. */
 static void run_suite(const atf_tc_t *tc, const char *dir, bool with_warner,
 		      struct matrix *m)
 {
-	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
-	char ttypot[1024], p[1200], q[1300];
-	snprintf(ttypot, sizeof ttypot, "%s/../ttypot", src);
-	ATF_REQUIRE_MSG(access(ttypot, X_OK) == 0, "%s not built", ttypot);
-
-	snprintf(p, sizeof p, "%s/../../fixtures", src);
-	snprintf(q, sizeof q, "%s/fixtures", dir);
-	char *cp[] = {"cp", "-r", p, q, NULL};
-	run_or_fail(cp, 60, "copying fixtures/");
-	snprintf(p, sizeof p, "%s/cases/pty", dir);
-	ATF_REQUIRE(ku_mkdir_p(p, 0755) == 0);
-	snprintf(p, sizeof p, "%s/../../cases/pty/t_echo", src);
-	snprintf(q, sizeof q, "%s/cases/pty/t_echo", dir);
-	char *cpe[] = {"cp", p, q, NULL};
-	run_or_fail(cpe, 10, "copying pty/t_echo");
-	snprintf(q, sizeof q, "%s/cases/pty/Kyuafile", dir);
-	put_file(q, "syntax(2)\ntest_suite(\"ttypot\")\natf_test_program{name=\"t_echo\"}\n");
-	snprintf(q, sizeof q, "%s/cases/Kyuafile", dir);
+	char ttypot[1024];
+	e2e_ttypot(tc, ttypot, sizeof ttypot);
+	e2e_suite_init(tc, dir);
+	e2e_suite_add(tc, dir, "../../cases/pty/t_echo", "pty/t_echo");
+	e2e_suite_file(dir, "pty/Kyuafile",
+		       "syntax(2)\ntest_suite(\"ttypot\")\natf_test_program{name=\"t_echo\"}\n");
 	if (with_warner) {
-		snprintf(p, sizeof p, "%s/guest/" PROG, src);
-		ATF_REQUIRE_MSG(access(p, X_OK) == 0, "%s not built", p);
-		char q2[1300];
-		snprintf(q2, sizeof q2, "%s/cases/" PROG, dir);
-		char *cpw[] = {"cp", p, q2, NULL};
-		run_or_fail(cpw, 10, "copying " PROG);
-		snprintf(q2, sizeof q2, "%s/cases/kmsg-allowed", dir);
-		put_file(q2, "harness/tests/t_kmsg_guest\n");
-		put_file(q, "syntax(2)\ntest_suite(\"ttypot\")\n"
-			    "atf_test_program{name=\"" PROG "\"}\ninclude(\"pty/Kyuafile\")\n");
+		e2e_suite_add(tc, dir, "guest/" PROG, PROG);
+		e2e_suite_file(dir, "kmsg-allowed", "harness/tests/t_kmsg_guest\n");
+		e2e_suite_file(dir, "Kyuafile", "syntax(2)\ntest_suite(\"ttypot\")\n"
+			       "atf_test_program{name=\"" PROG "\"}\ninclude(\"pty/Kyuafile\")\n");
 	} else {
-		put_file(q, "syntax(2)\ntest_suite(\"ttypot\")\ninclude(\"pty/Kyuafile\")\n");
+		e2e_suite_file(dir, "Kyuafile",
+			       "syntax(2)\ntest_suite(\"ttypot\")\ninclude(\"pty/Kyuafile\")\n");
 	}
 
 	char out[1100], log[1100], json[1200];
@@ -116,14 +76,6 @@ static void all_pass(const struct column *c, size_t want)
 	for (size_t i = 0; i < c->ncases; i++)
 		ATF_CHECK_MSG(c->cases[i].st == ST_PASS, "%s: %s (%s)", c->cases[i].id,
 			      status_name(c->cases[i].st), c->cases[i].reason);
-}
-
-static void cleanup(const atf_tc_t *tc, const char *dir)
-{
-	if (atf_tc_get_config_var_as_bool_wd(tc, "keep_e2e", false))
-		return;
-	char *rm[] = {"rm", "-rf", (char *)dir, NULL}, err[256];
-	capture_run(rm, NULL, 60, NULL, NULL, err, sizeof err);
 }
 
 ATF_TC(warning_and_taint_attributed);
@@ -181,7 +133,7 @@ ATF_TC_BODY(warning_and_taint_attributed, tc)
 	ATF_CHECK(strstr(text, "| t\\_kmsg\\_warn:warns\\_and\\_taints | pass \xe2\x9a\xa0 |") != NULL);
 	free(text);
 	matrix_free(&m);
-	cleanup(tc, dir);
+	e2e_cleanup(tc, dir);
 }
 
 ATF_TC(quiet_boot_shows_none);
@@ -207,7 +159,7 @@ ATF_TC_BODY(quiet_boot_shows_none, tc)
 		atf_tc_fail_nonfatal("kernel warning: %s", c->kw[i].text);
 	ATF_CHECK_EQ(column_new_taint(c), 0);
 	matrix_free(&m);
-	cleanup(tc, dir);
+	e2e_cleanup(tc, dir);
 }
 
 ATF_TP_ADD_TCS(tp)

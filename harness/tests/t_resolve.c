@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* t_resolve.c: kernel_resolve() on local inputs (no network, no builds):
- * image checks, broken .debs, bad trees, the host. */
+ * image checks, broken .debs, a kernel .deb built here, bad trees, the
+ * host. */
 #include <atf-c.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "guest.h"
+#include "kutil.h"
 
 /* Parse and resolve; returns kernel_resolve's result, err filled. */
 static int
@@ -168,6 +170,72 @@ ATF_TC_BODY(deb_not_kernel, tc)
 	ATF_CHECK_EQ(resolve("notkernel.deb", &k, err, sizeof err), -1);
 	ATF_CHECK_MSG(strstr(err, "not a kernel image package") != NULL,
 		      "got: %s", err);
+}
+
+#define DEB_REL "6.1.0-99-amd64"
+
+/* A kernel .deb built here as Debian's are laid out: boot/vmlinuz-REL (a
+ * bzImage header), boot/config-REL holding config, lib/modules/REL/. */
+static void
+fake_kernel_deb(const char *deb, const char *config)
+{
+	char cmd[600];
+	ATF_REQUIRE(ku_mkdir_p("kpkg/DEBIAN", 0755) == 0 &&
+		    ku_mkdir_p("kpkg/boot", 0755) == 0 &&
+		    ku_mkdir_p("kpkg/lib/modules/" DEB_REL "/kernel", 0755) == 0);
+	const char *control = "Package: linux-image-" DEB_REL "\nVersion: 6.1.99-1\n"
+			      "Architecture: amd64\nMaintainer: t <t@t>\n"
+			      "Description: test\n";
+	ATF_REQUIRE(ku_write_file("kpkg/DEBIAN/control", control, strlen(control)) == 0);
+	ATF_REQUIRE(ku_write_file("kpkg/boot/config-" DEB_REL, config, strlen(config)) == 0);
+	fake_bzimage("kpkg/boot/vmlinuz-" DEB_REL, DEB_REL " (t@t) #1 SMP");
+	snprintf(cmd, sizeof cmd, "dpkg-deb -b kpkg %s >/dev/null 2>&1 && rm -r kpkg", deb);
+	ATF_REQUIRE_MSG(system(cmd) == 0, "%s", cmd);
+}
+
+static bool
+ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+ATF_TC(deb_kernel_local);
+ATF_TC_HEAD(deb_kernel_local, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a kernel .deb gives its boot/vmlinuz-REL, "
+			  "release and label REL, the package version, lib/modules/REL and "
+			  "the hash of boot/config-REL; with +compat32 a config without "
+			  "CONFIG_IA32_EMULATION=y is an error naming that config and the "
+			  ".deb, one with it resolves");
+	atf_tc_set_md_var(tc, "require.progs", "dpkg-deb");
+}
+ATF_TC_BODY(deb_kernel_local, tc)
+{
+	struct kernel_info k;
+	char err[1024], hex[65];
+	const char *config = "CONFIG_TTY=y\n";
+	fake_kernel_deb("k.deb", config);
+	ATF_REQUIRE_MSG(resolve("k.deb", &k, err, sizeof err) == 0, "%s", err);
+	ATF_CHECK_STREQ(k.release, DEB_REL);
+	ATF_CHECK_STREQ(k.label, DEB_REL);
+	ATF_CHECK_STREQ(k.version, "6.1.99-1");
+	ATF_CHECK_STREQ(k.arch, "x86_64");
+	ATF_CHECK_MSG(ends_with(k.image, "/boot/vmlinuz-" DEB_REL), "image %s", k.image);
+	ATF_CHECK_MSG(ends_with(k.modules_dir, "/lib/modules/" DEB_REL), "modules %s",
+		      k.modules_dir);
+	ku_sha256_hex(config, strlen(config), hex);
+	ATF_CHECK_MSG(!strncmp(k.config_hash, hex, 16), "config hash %s, want %.16s",
+		      k.config_hash, hex);
+
+	ATF_CHECK_EQ(resolve("k.deb+compat32", &k, err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "CONFIG_IA32_EMULATION=y") != NULL &&
+		      strstr(err, "boot/config-" DEB_REL " of ") != NULL &&
+		      strstr(err, "/k.deb") != NULL, "got: %s", err);
+
+	fake_kernel_deb("k32.deb", "CONFIG_TTY=y\nCONFIG_IA32_EMULATION=y\n");
+	ATF_REQUIRE_MSG(resolve("k32.deb+compat32", &k, err, sizeof err) == 0, "%s", err);
+	ATF_CHECK_STREQ(k.abi, "compat32");
 }
 
 ATF_TC(tree_bad);
@@ -341,6 +409,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, image_missing);
 	ATF_TP_ADD_TC(tp, deb_broken);
 	ATF_TP_ADD_TC(tp, deb_not_kernel);
+	ATF_TP_ADD_TC(tp, deb_kernel_local);
 	ATF_TP_ADD_TC(tp, tree_bad);
 	ATF_TP_ADD_TC(tp, tree_without_build_tools);
 	ATF_TP_ADD_TC(tp, image_foreign_arch);

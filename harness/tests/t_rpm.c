@@ -257,7 +257,8 @@ ATF_TC(bad_rpms_are_named);
 ATF_TC_HEAD(bad_rpms_are_named, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "a file that is not an RPM, a missing file, a truncated "
-			  "RPM, an RPM without a kernel image (a modules package), an RPM of another or no "
+			  "RPM, an RPM without a kernel image (a modules package), +compat32 of a "
+			  "kernel whose config lacks CONFIG_IA32_EMULATION, an RPM of another or no "
 			  "architecture, a source RPM and a modules RPM of another release are "
 			  "errors naming the file and what is wrong");
 	atf_tc_set_md_var(tc, "require.progs", "rpmbuild rpm rpm2cpio cpio xz");
@@ -272,6 +273,9 @@ ATF_TC_BODY(bad_rpms_are_named, tc)
 	bad("rpm:nothere.rpm", NULL, "nothere.rpm", "No such file");
 	bad("rpm:", NULL, "rpm: needs a kernel RPM", NULL);
 	bad("rpm:" FED_MODS, NULL, "no kernel image in", "kernel-modules-core-6.12.0");
+	/* Its config lacks the i386 syscall entry. */
+	bad("rpm:" FED_CORE "+compat32", NULL, "CONFIG_IA32_EMULATION=y",
+	    "lib/modules/" FED_REL "/config of ");
 	/* Cut short: the header reads, the payload does not. */
 	size_t len;
 	char *whole = ku_read_file(FED_CORE, &len);
