@@ -34,7 +34,7 @@ static void root_of(const atf_tc_t *tc, char *out, size_t len)
 static void cache_of(char *out, size_t len)
 {
 	char env[PATH_MAX + 32];
-	e2e_user_env("TTYPOT_CACHE", ".cache/ttypot", env, sizeof env);
+	e2e_cache_env(env, sizeof env);
 	snprintf(out, len, "%s", strchr(env, '=') + 1);
 }
 
@@ -154,15 +154,14 @@ ATF_TC_BODY(reads_real_headers, tc)
 	inv_free(&inv);
 }
 
-/* A suite of one or two small cases, in dir. */
+/* text into path, its folder made first. */
 static void put_file(const char *path, const char *text)
 {
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof dir, "%s", path);
 	*strrchr(dir, '/') = '\0';
 	ATF_REQUIRE_EQ_MSG(ku_mkdir_p(dir, 0755), 0, "%s: %s", dir, strerror(errno));
-	ATF_REQUIRE_EQ_MSG(ku_write_file(path, text, strlen(text)), 0, "%s: %s", path,
-			   strerror(errno));
+	e2e_put_file(path, text);
 }
 
 static const char *const small_case =
@@ -187,7 +186,7 @@ static int run_inventory(const atf_tc_t *tc, const char *suite, const char *data
 			 struct rbuf *out, const char *a)
 {
 	char exe[PATH_MAX], cache[PATH_MAX], err[512];
-	snprintf(exe, sizeof exe, "%s/../ttypot", atf_tc_get_config_var(tc, "srcdir"));
+	e2e_ttypot(tc, exe, sizeof exe);
 	cache_of(cache, sizeof cache);
 	char *argv[] = { exe, "inventory", "--cache", cache, "--suite", (char *)suite, "--data",
 			 (char *)data, (char *)a, NULL };
