@@ -139,8 +139,10 @@ int cmd_inventory(int argc, char **argv)
 		free(rest);
 		return v == CLI_ERROR ? 2 : 0;
 	}
-	char suite[PATH_MAX], err[2048];
-	find_suite_dir(suiteopt, argv[0], suite, sizeof suite);
+	char found[PATH_MAX], suite[PATH_MAX], err[2048];
+	find_suite_dir(suiteopt, argv[0], found, sizeof found);
+	if (!realpath(found, suite))
+		snprintf(suite, sizeof suite, "%s", found);
 	io.suite = suite;
 	struct inventory inv;
 	if (inv_build(&io, &inv, err, sizeof err) < 0) {

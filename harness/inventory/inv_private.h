@@ -56,6 +56,14 @@ int inv_uses(struct inventory *inv, const char *suite, const char *libc_file,
 int inv_notes(struct inventory *inv, const char *path, bool uart, char *err,
 	      size_t errlen);
 
+/* The line at *cursor, NUL-terminated in place; *cursor moves past it;
+ * NULL at the end of the text. */
+char *inv_next_line(char **cursor);
+/* The next line of a data file that holds something: a '#' and what
+ * follows it dropped, leading blanks skipped, empty lines passed over;
+ * *lineno counts every line.  NULL at the end. */
+char *inv_data_line(char **cursor, int *lineno);
+
 /* A file read whole, NULL with err naming it. */
 char *inv_read(const char *path, char *err, size_t errlen);
 void inv_note(struct inventory *inv, const char *fmt, ...)

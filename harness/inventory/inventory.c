@@ -6,6 +6,7 @@
 #include "kutil.h"
 #include "rbuf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -38,6 +39,32 @@ char *inv_read(const char *path, char *err, size_t errlen)
 	if (!s)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOENT));
 	return s;
+}
+
+char *inv_next_line(char **cursor)
+{
+	char *line = *cursor;
+	if (!line || !*line)
+		return NULL;
+	char *nl = strchr(line, '\n');
+	if (nl)
+		*nl++ = '\0';
+	*cursor = nl;
+	return line;
+}
+
+char *inv_data_line(char **cursor, int *lineno)
+{
+	char *line;
+	while ((line = inv_next_line(cursor))) {
+		++*lineno;
+		line[strcspn(line, "#")] = '\0';
+		while (isspace((unsigned char)*line))
+			line++;
+		if (*line)
+			return line;
+	}
+	return NULL;
 }
 
 void inv_note(struct inventory *inv, const char *fmt, ...)

@@ -18,15 +18,8 @@ int inv_notes(struct inventory *inv, const char *path, bool uart, char *err, siz
 	if (!text)
 		return -1;
 	int lineno = 0, rc = 0;
-	for (char *line = text, *next; line && *line && !rc; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		while (isspace((unsigned char)*line))
-			line++;
-		if (!*line || *line == '#')
-			continue;
+	char *cursor = text, *line;
+	while (!rc && (line = inv_data_line(&cursor, &lineno))) {
 		size_t nl = strcspn(line, " \t");
 		char *reason = line + nl;
 		while (isspace((unsigned char)*reason))

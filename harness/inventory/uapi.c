@@ -32,10 +32,8 @@ static size_t read_defines(const char *path, struct define **out, char *err, siz
 	size_t n = 0;
 	int lineno = 0;
 	char section[160] = "";
-	for (char *line = text, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	char *cursor = text, *line;
+	while ((line = inv_next_line(&cursor))) {
 		lineno++;
 		const char *p = line;
 		while (isspace((unsigned char)*p))

@@ -329,18 +329,10 @@ static int load_aliases(struct scan *sc, const char *path, char *err, size_t err
 	if (!text)
 		return -1;
 	int lineno = 0, rc = 0;
-	for (char *line = text, *next; line && *line && !rc; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
+	char *cursor = text, *line;
+	while (!rc && (line = inv_data_line(&cursor, &lineno))) {
 		char *save;
 		char *tok = strtok_r(line, " \t", &save);
-		if (!tok)
-			continue;
 		struct alias a = {0};
 		char *plus = strchr(tok, '+');
 		if (plus)
