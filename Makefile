@@ -23,6 +23,8 @@ KYUA    ?= kyua
 RESULTS ?= reports/check.db
 # Cases Kyua runs at once: most cases wait on state, so 4 fits 2 cores.
 JOBS    ?= 4
+# Compilers at once when make check builds the tree.
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
 
 LIB      := atf/libttypot.a
 LIB_SRCS := $(wildcard atf/*.c)
@@ -127,7 +129,7 @@ deps:
 # The README's test command: every case on the running kernel, after the
 # man page renders without a warning.
 check: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@$(MAKE) --no-print-directory check-man
 	@$(MAKE) --no-print-directory check-spdx
 	@$(MAKE) --no-print-directory check-fuzz

@@ -60,6 +60,10 @@ cross_tools="binutils util-linux dpkg-dev"
 # make deb (debian/): dpkg-buildpackage and debhelper; the package tests
 debbuild="build-essential debhelper"
 debcheck="lintian autopkgtest"
+# t_lava_lab's lab (fixtures/lava/local-lava.sh installs the same when run
+# alone): installed up front, so that no test installs packages while
+# t_deb's null runner records what its run installed
+lava="postgresql lava-server lava-dispatcher lavacli curl"
 cross="$cross_tools gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu lib32gcc-12-dev qemu-system-arm qemu-system-ppc"
 # the mutation report: a validator for its JSON, a browser for its page,
 # and npm for the packages it is built from (any npm will do)
@@ -70,7 +74,9 @@ npm_part=""
 case "${1:-check}" in
 check)
 	# git: t_patchorder makes real diffs in a scratch repository
-	pkgs="$build $guest $guest_root $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools $covmap $report $mutation git $debbuild $debcheck $rpm $ktap"
+	# ccache: t_mutation_kernel's kernels (a fresh build directory each
+	# run) and t_deb's package build compile from ccache after the first
+	pkgs="$build $guest $guest_root $man $fuzz chromium $cross_tools gcc-aarch64-linux-gnu qemu-system-arm $kbuild_tools ccache $covmap $report $mutation git $debbuild $debcheck $lava $rpm $ktap"
 	archs="arm64"
 	npm_part=1 ;;
 report)
@@ -128,6 +134,9 @@ if [ -n "$missing$newarch" ]; then
 		exit 1
 	fi
 	export DEBIAN_FRONTEND=noninteractive
+	# Package scripts (lava-server's) call python3: Debian's, not one a
+	# user put first on PATH (pyenv: "No module named 'django'").
+	export PATH=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin
 	for a in $newarch; do
 		echo "ttypot: adding dpkg architecture $a"
 		dpkg --add-architecture "$a"
@@ -136,7 +145,7 @@ if [ -n "$missing$newarch" ]; then
 	if [ -n "$missing" ]; then
 		echo "ttypot: installing:$missing"
 		# shellcheck disable=SC2086
-		apt-get install -y -qq --no-install-recommends $missing >/dev/null
+		apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends $missing >/dev/null
 	fi
 fi
 [ -z "$npm_part" ] || report_npm

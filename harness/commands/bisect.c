@@ -39,7 +39,7 @@ int bisect_exit_code(const struct bisect_obs *o)
 }
 
 struct bopts {
-	const char *cases, *tree, *baseline, *cache, *suite, *workdir, *base, *map;
+	const char *cases, *tree, *baseline, *cache, *suite, *workdir, *base, *map, *flavour;
 	int reruns, deadline_s;
 	bool all;
 };
@@ -77,6 +77,7 @@ static int bisect_parse(int argc, char **argv, struct bopts *b)
 		{ "map", 0, OPT_STR, &b->map, 0, "FILE", "the coverage map (no --cases)" },
 		{ "all", 0, OPT_FLAG, &b->all, 0, NULL,
 		  "run every selected case (no stop at the first failure)" },
+		cli_opt_flavour(&b->flavour),
 		CLI_OPT_END,
 	};
 	enum cli_verdict v = cli_command(argc, argv, opts, "[OPTIONS]", bisect_more, NULL, NULL);
@@ -307,7 +308,7 @@ int cmd_bisect_run(int argc, char **argv)
 		kr_env_free(&e);
 		return bisect_exit_code(&obs);
 	}
-	char spec[PATH_MAX + 8], tree[PATH_MAX];
+	char spec[PATH_MAX + 40], tree[PATH_MAX];
 	if (!realpath(b.tree, tree))
 		snprintf(tree, sizeof tree, "%s", b.tree);
 	if (!b.cases) {
@@ -331,7 +332,14 @@ int cmd_bisect_run(int argc, char **argv)
 		kr_env_free(&e);
 		return bisect_exit_code(&obs);
 	}
-	snprintf(spec, sizeof spec, "tree:%s", tree);
+	char suffix[32], ferr[128];
+	if (cli_flavour_suffix(b.flavour, suffix, sizeof suffix, ferr, sizeof ferr) < 0) {
+		fprintf(stderr, "ttypot: bisect-run: %s\n", ferr);
+		obs.usage_error = true;
+		kr_env_free(&e);
+		return bisect_exit_code(&obs);
+	}
+	snprintf(spec, sizeof spec, "tree:%s%s", tree, suffix);
 	kr_ccache_basedir(tree, cache);
 	struct column *base = NULL;
 	if (b.baseline) {

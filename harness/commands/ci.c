@@ -142,7 +142,7 @@ int cmd_ci(int argc, char **argv)
 	o.outdir = CLI_DEFAULT_OUTDIR;
 	o.deadline_s = CLI_DEFAULT_DEADLINE_S;
 	o.jobs = 1;
-	const char *tree = NULL, *baseline = NULL, *base = NULL, *map = NULL;
+	const char *tree = NULL, *baseline = NULL, *base = NULL, *map = NULL, *flavour = NULL;
 	bool fresh = false;
 	const struct cli_opt opts[] = {
 		{ "tree", 0, OPT_STR, &tree, 0, "DIR", "the kernel tree to build and test (required)" },
@@ -161,6 +161,7 @@ int cmd_ci(int argc, char **argv)
 		cli_opt_deadline(&o.deadline_s),
 		cli_opt_expect(&o.expect_dir),
 		cli_opt_jobs(&o.jobs, "kernels at once (default 1)"),
+		cli_opt_flavour(&flavour),
 		CLI_OPT_END,
 	};
 	enum cli_verdict v = cli_command(argc, argv, opts, "--tree DIR --baseline KERNELS [OPTIONS]",
@@ -177,13 +178,14 @@ int cmd_ci(int argc, char **argv)
 		obs.usage_error = true;
 		return ci_exit_code(&obs);
 	}
-	char treespec[PATH_MAX + 8], abs[PATH_MAX] = "", cache[PATH_MAX];
-	snprintf(treespec, sizeof treespec, "tree:%s", realpath(tree, abs) ? abs : tree);
+	char treespec[PATH_MAX + 32], abs[PATH_MAX] = "", cache[PATH_MAX], suffix[32];
 	struct kspec ks;
 	char err[1024];
 	struct idlist bases = {0};
-	bool bad = baselines(baseline, &bases, err, sizeof err) < 0 ||
-		   kspec_parse(treespec, &ks, err, sizeof err) < 0;
+	bool bad = cli_flavour_suffix(flavour, suffix, sizeof suffix, err, sizeof err) < 0;
+	snprintf(treespec, sizeof treespec, "tree:%s%s", realpath(tree, abs) ? abs : tree, suffix);
+	bad = bad || baselines(baseline, &bases, err, sizeof err) < 0 ||
+	      kspec_parse(treespec, &ks, err, sizeof err) < 0;
 	for (size_t i = 0; !bad && i < bases.n; i++)
 		bad = kspec_parse(bases.v[i], &ks, err, sizeof err) < 0;
 	if (bad || !bases.n) {

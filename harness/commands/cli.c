@@ -47,6 +47,28 @@ struct cli_opt cli_opt_cache(const char **dst)
 				 "kernel cache (default ~/.cache/ttypot)" };
 }
 
+struct cli_opt cli_opt_flavour(const char **dst)
+{
+	return (struct cli_opt){ "flavour", 0, OPT_STR, dst, 0, "FLAVOUR",
+				 "build the kernel as FLAVOUR too (debug: KASAN, UBSAN, "
+				 "lockdep; fixtures/kernel/debug.config)" };
+}
+
+int cli_flavour_suffix(const char *flavour, char *out, size_t outlen, char *err,
+		       size_t errlen)
+{
+	out[0] = '\0';
+	if (!flavour || !*flavour)
+		return 0;
+	if (strcmp(flavour, "debug")) {
+		snprintf(err, errlen, "--flavour %s: unknown flavour (there is: debug)",
+			 flavour);
+		return -1;
+	}
+	snprintf(out, outlen, "+%s", flavour);
+	return 0;
+}
+
 struct cli_opt cli_opt_expect(const char **dst)
 {
 	return (struct cli_opt){ "expect", 0, OPT_STR, dst, 0, "DIR",

@@ -50,6 +50,12 @@ struct cli_opt cli_opt_deadline(int *dst);
 struct cli_opt cli_opt_suite(const char **dst);
 struct cli_opt cli_opt_cache(const char **dst);
 struct cli_opt cli_opt_expect(const char **dst);
+/* --flavour FLAVOUR of the kernels a command builds (debug); */
+struct cli_opt cli_opt_flavour(const char **dst);
+/* ... as the spec suffix "+debug" ("" for none); -1 with err naming an
+ * unknown flavour. */
+int cli_flavour_suffix(const char *flavour, char *out, size_t outlen,
+		       char *err, size_t errlen);
 
 /* What cli_getopt found besides the options. */
 enum cli_verdict { CLI_OK, CLI_HELP, CLI_VERSION, CLI_ERROR };

@@ -22,8 +22,15 @@ else
 	tar -C "$top" --exclude=./.git --exclude=./reports -cf - . | tar -C "$src" -xf -
 fi
 ncpu=$(nproc 2>/dev/null || echo 1)
+# ccache when there is one: the copy's path changes every build, so paths
+# are hashed relative to it (the compile lines carry -ffile-prefix-map).
+ccpath=$PATH
+if [ -d /usr/lib/ccache ]; then
+	ccpath=/usr/lib/ccache:$PATH
+	export CCACHE_BASEDIR="$work" CCACHE_NOHASHDIR=true
+fi
 echo "ttypot deb: dpkg-buildpackage -us -uc -b in $src"
-if ! (cd "$src" && DEB_BUILD_OPTIONS="parallel=$ncpu ${DEB_BUILD_OPTIONS:-}" \
+if ! (cd "$src" && PATH=$ccpath DEB_BUILD_OPTIONS="parallel=$ncpu ${DEB_BUILD_OPTIONS:-}" \
 	dpkg-buildpackage -us -uc -b > "$work/build.log" 2>&1); then
 	tail -n 40 "$work/build.log"
 	echo "ttypot deb: dpkg-buildpackage failed (the end of its log is above)" >&2

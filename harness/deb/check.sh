@@ -11,6 +11,8 @@
 # afterwards with whatever the run installed, whatever happened.  It refuses
 # to run when ttypot or ttypot-tests is already installed (it would replace
 # them), and one run at a time holds /tmp/ttypot-deb-check.lock.
+# TTYPOT_SHARED_MACHINE=1 is passed on to the tests (debian/tests/run-kyua:
+# the installed suite leaves out the programs that need the machine alone).
 # Exit: 0 lintian clean of errors and every test run passed, 1 otherwise,
 # 2 usage, 3 refused (already installed; not root).
 set -eu
@@ -66,6 +68,7 @@ echo "ttypot deb: autopkgtest (null runner) on $(echo "$debs" | xargs -n1 basena
 arc=0
 # shellcheck disable=SC2086
 autopkgtest --output-dir "$out" --summary-file "$dir/autopkgtest.summary" --user nobody \
+	${TTYPOT_SHARED_MACHINE:+--env=TTYPOT_SHARED_MACHINE=$TTYPOT_SHARED_MACHINE} \
 	--skip-test guest-matrix $debs "$top/" -- null > "$dir/autopkgtest.log" 2>&1 || arc=$?
 for f in "$out"/artifacts/*.summary; do
 	[ -f "$f" ] && echo "  $(basename "$f" .summary): $(cat "$f")"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* kbuild.c: the out-of-tree kernel build shared by src: and tree: specs
- * (tinyconfig + fixtures/kernel/ttypot.config, ccache, a stamp to reuse). */
+ * (tinyconfig + fixtures/kernel/ttypot.config [+ a flavour's fragment],
+ * ccache, a stamp to reuse). */
 #include "kresolve.h"
 #include "kutil.h"
 #include "proc.h"
@@ -209,11 +210,12 @@ out:
 	free(c);
 }
 
-/* tinyconfig, the fragment merged over it, olddefconfig: builddir/.config.
- * 0, or -1 with err. */
+/* tinyconfig, the fragment (and a flavour's, ffrag, unless NULL) merged
+ * over it, olddefconfig: builddir/.config.  0, or -1 with err. */
 static int
 kconfig_steps(const char *what, const char *srcdir, const char *builddir,
-	      const char *frag, const char *logpath, char *err, size_t errlen)
+	      const char *frag, const char *ffrag, const char *logpath,
+	      char *err, size_t errlen)
 {
 	char config[PATH_MAX + 32];
 	ku_fmt(config, sizeof config, "%s/.config", builddir);
@@ -224,7 +226,7 @@ kconfig_steps(const char *what, const char *srcdir, const char *builddir,
 	ku_fmt(merge, sizeof merge, "%s/scripts/kconfig/merge_config.sh",
 	       srcdir);
 	const char *margv[] = {merge, "-m", "-O", builddir, config,
-			       frag, NULL};
+			       frag, ffrag, NULL};
 	struct proc_opts mo = {.cwd = builddir,
 			       .stdout_path = logpath,
 			       .stdout_append = true,
@@ -243,6 +245,8 @@ kconfig_steps(const char *what, const char *srcdir, const char *builddir,
 		      NULL, CONFIG_DEADLINE_MS / 1000, err, errlen) < 0)
 		return -1;
 	check_fragment(what, frag, config);
+	if (ffrag)
+		check_fragment(what, ffrag, config);
 	return 0;
 }
 
@@ -262,7 +266,8 @@ kconfig_make(const char *what, const char *srcdir, const char *builddir,
 		return -1;
 	ku_fmt(logpath, sizeof logpath, "%s/ttypot-config.log", builddir);
 	ku_write_file(logpath, "", 0);
-	return kconfig_steps(what, srcdir, builddir, frag, logpath, err, errlen);
+	return kconfig_steps(what, srcdir, builddir, frag, NULL, logpath, err,
+			     errlen);
 }
 
 /* Let every copy of the same source hit the same ccache entries: paths
@@ -285,12 +290,13 @@ ccache_share(const char *srcdir, const char *builddir)
 
 static int kbuild_steps(const char *what, const char *srcdir,
 			const char *builddir, const char *identity,
-			struct kernel_info *out, char *err, size_t errlen);
+			const char *flavour, struct kernel_info *out, char *err,
+			size_t errlen);
 
 int
 kbuild(const char *what, const char *srcdir, const char *builddir,
-       const char *identity, struct kernel_info *out, char *err,
-       size_t errlen)
+       const char *identity, const char *flavour, struct kernel_info *out,
+       char *err, size_t errlen)
 {
 	if (ku_mkdir_p(builddir, 0755) < 0) {
 		snprintf(err, errlen, "%s: cannot create %s: %s", what,
@@ -308,8 +314,8 @@ kbuild(const char *what, const char *srcdir, const char *builddir,
 		return -1;
 	}
 	bool set = ccache_share(srcdir, builddir);
-	int rc = kbuild_steps(what, srcdir, builddir, identity, out, err,
-			      errlen);
+	int rc = kbuild_steps(what, srcdir, builddir, identity, flavour, out,
+			      err, errlen);
 	if (set)
 		unsetenv("CCACHE_BASEDIR");
 	ku_unlock(lk);
@@ -318,16 +324,30 @@ kbuild(const char *what, const char *srcdir, const char *builddir,
 
 static int
 kbuild_steps(const char *what, const char *srcdir, const char *builddir,
-       const char *identity, struct kernel_info *out, char *err,
-       size_t errlen)
+	     const char *identity, const char *flavour, struct kernel_info *out,
+	     char *err, size_t errlen)
 {
-	char frag[PATH_MAX], fraghex[65];
+	/* The fragments merged in order: ttypot.config, then the flavour's
+	 * (fixtures/kernel/debug.config) beside it. */
+	char frag[PATH_MAX], fraghex[65], ffrag[PATH_MAX + 32], ffraghex[65] = "";
 	if (kfragment_path(frag, sizeof frag) < 0 ||
 	    ku_sha256_file(frag, fraghex) < 0) {
 		snprintf(err, errlen, "%s: config fragment "
 			 "fixtures/kernel/ttypot.config not found (set "
 			 "TTYPOT_FRAGMENT)", what);
 		return -1;
+	}
+	bool flavoured = flavour && *flavour;
+	if (flavoured) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof dir, "%s", frag);
+		ku_fmt(ffrag, sizeof ffrag, "%s/%s.config", dirname(dir), flavour);
+		if (ku_sha256_file(ffrag, ffraghex) < 0) {
+			snprintf(err, errlen, "%s: the %s flavour's config "
+				 "fragment %s: %s", what, flavour, ffrag,
+				 strerror(errno));
+			return -1;
+		}
 	}
 	char stamp_path[PATH_MAX + 32], image[PATH_MAX + 32],
 		config[PATH_MAX + 32], logpath[PATH_MAX + 32],
@@ -340,8 +360,10 @@ kbuild_steps(const char *what, const char *srcdir, const char *builddir,
 	       builddir);
 	char stamp[2048] = "";
 	if (identity)
-		snprintf(stamp, sizeof stamp, "source=%s\nfragment=%s\n",
-			 identity, fraghex);
+		snprintf(stamp, sizeof stamp, "source=%s\nfragment=%s\n%s%s%s%s",
+			 identity, fraghex, flavoured ? "flavour=" : "",
+			 flavoured ? flavour : "", flavoured ? " " : "",
+			 flavoured ? ffraghex : "");
 	char *old = ku_read_file(stamp_path, NULL);
 	bool reuse = identity && old && !strcmp(old, stamp) &&
 		     ku_is_file(image);
@@ -356,7 +378,8 @@ kbuild_steps(const char *what, const char *srcdir, const char *builddir,
 		ku_write_file(logpath, "", 0);
 		ku_progress("%s: configuring in %s (log: %s)", what, builddir,
 			    logpath);
-		if (kconfig_steps(what, srcdir, builddir, frag, logpath, err,
+		if (kconfig_steps(what, srcdir, builddir, frag,
+				  flavoured ? ffrag : NULL, logpath, err,
 				  errlen) < 0)
 			return -1;
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -388,5 +411,6 @@ kbuild_steps(const char *what, const char *srcdir, const char *builddir,
 			     errlen);
 	}
 	kimage_config_hash(config, out);
+	snprintf(out->flavour, sizeof out->flavour, "%s", flavoured ? flavour : "");
 	return 0;
 }

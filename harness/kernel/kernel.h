@@ -5,8 +5,8 @@
  *
  * kspec_parse() checks a command-line kernel (host, a bzImage path,
  * deb:PACKAGE[:ARCH], src:linux-source-X.Y, tree:DIR, rpm:KERNEL.rpm[,MODULES.rpm...],
- * each optionally
- * +compat32); kernel_resolve() turns it into
+ * each optionally +compat32, src: and tree: optionally +debug);
+ * kernel_resolve() turns it into
  * a bootable image (downloads, builds, caches).  A new kind of kernel source
  * is a resolve_<kind>.c in this folder plus a case in resolve.c.
  */
@@ -35,6 +35,8 @@ struct kspec {
 	char arch[16];     /* guest architecture: x86_64, arm64, ppc64le */
 	bool arch_given;   /* said by the spec (":ARCH") or --arch */
 	char abi[16];      /* userland ABI: "" native, "compat32" (i386 on x86_64) */
+	char flavour[16];  /* src:/tree: build: "" plain, "debug"
+			    * (fixtures/kernel/debug.config merged too) */
 };
 
 /* Architecture names: the kernel's (x86_64, arm64, ppc64le) and Debian's
@@ -62,6 +64,7 @@ struct kernel_info {
 	char config_hash[20];  /* first 16 hex of sha256 of the .config */
 	char arch[16];         /* x86_64, arm64, ppc64le */
 	char abi[16];          /* "" native, "compat32" */
+	char flavour[16];      /* "" plain, "debug" (a src:/tree: build) */
 };
 
 /* Resolve a parsed spec to a bootable kernel, downloading/building into the

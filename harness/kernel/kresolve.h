@@ -71,10 +71,11 @@ int resolve_tree(const struct kspec *s, const char *cache,
 		 struct kernel_info *out, char *err, size_t errlen);
 
 /* Build srcdir out of tree into builddir with tinyconfig + the ttypot
- * fragment; reuse when builddir's stamp equals identity+fragment (identity
- * NULL: always run make).  Fills image/release/config_hash. */
+ * fragment (+ fixtures/kernel/FLAVOUR.config beside it when flavour is not
+ * ""); reuse when builddir's stamp equals identity+fragments (identity
+ * NULL: always run make).  Fills image/release/config_hash/flavour. */
 int kbuild(const char *what, const char *srcdir, const char *builddir,
-	   const char *identity, struct kernel_info *out, char *err,
-	   size_t errlen);
+	   const char *identity, const char *flavour, struct kernel_info *out,
+	   char *err, size_t errlen);
 
 #endif

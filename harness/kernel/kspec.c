@@ -9,7 +9,7 @@
 #define KSPEC_FORMS                                                            \
 	"host, PATH (kernel image), deb:PACKAGE[=VERSION][:ARCH], PATH.deb, "  \
 	"src:linux-source-X.Y, tree:DIR, rpm:KERNEL.rpm[,MODULES.rpm...], "  \
-	"PATH.rpm; +compat32 after any but host"
+	"PATH.rpm; +compat32 after any but host, +debug after src: or tree:"
 
 /* Kernel arch, then the other names it goes by (Debian's first). */
 static const char *const arches[][3] = {
@@ -123,17 +123,28 @@ kspec_parse(const char *text, struct kspec *out, char *err, size_t errlen)
 	strcpy(out->text, text);
 	strcpy(out->arch, "x86_64");
 
-	/* "+compat32": the same kernel, the i386 userland. */
+	/* "+compat32": the same kernel, the i386 userland; "+debug": the
+	 * same source built with fixtures/kernel/debug.config too.  Either
+	 * order, each once. */
 	char body[512];
 	strcpy(body, text);
-	if (has_suffix(body, "+compat32")) {
-		body[strlen(body) - strlen("+compat32")] = '\0';
-		if (!strcmp(body, "host"))
-			return fail(err, errlen, text, "+compat32 runs the "
-				    "i386 suite in a guest; the host cannot "
-				    "take it");
-		strcpy(out->abi, "compat32");
+	for (int i = 0; i < 2; i++) {
+		if (!out->abi[0] && has_suffix(body, "+compat32")) {
+			body[strlen(body) - strlen("+compat32")] = '\0';
+			strcpy(out->abi, "compat32");
+		} else if (!out->flavour[0] && has_suffix(body, "+debug")) {
+			body[strlen(body) - strlen("+debug")] = '\0';
+			strcpy(out->flavour, "debug");
+		}
 	}
+	if (out->abi[0] && !strcmp(body, "host"))
+		return fail(err, errlen, text, "+compat32 runs the i386 suite "
+			    "in a guest; the host cannot take it");
+	if (out->flavour[0] && strncmp(body, "src:", 4) &&
+	    strncmp(body, "tree:", 5))
+		return fail(err, errlen, text, "+debug builds a kernel from "
+			    "source with the debug fragment: it follows a src: "
+			    "or tree: spec");
 	/* deb:PACKAGE[=VERSION]:ARCH (a version's epoch colon is followed by
 	 * a digit, an arch by a letter). */
 	if (!strncmp(body, "deb:", 4)) {

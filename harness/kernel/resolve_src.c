@@ -122,10 +122,13 @@ resolve_src(const struct kspec *s, const char *cache, struct kernel_info *out,
 			   ident, sizeof ident, err, errlen) < 0)
 		return -1;
 	char builddir[PATH_MAX];
-	ku_fmt(builddir, sizeof builddir, "%s/build/src-%s", cache, s->arg);
-	if (kbuild(s->text, srcdir, builddir, ident, out, err, errlen) < 0)
+	ku_fmt(builddir, sizeof builddir, "%s/build/src-%s%s%s", cache, s->arg,
+	       s->flavour[0] ? "-" : "", s->flavour);
+	if (kbuild(s->text, srcdir, builddir, ident, s->flavour, out, err,
+		   errlen) < 0)
 		return -1;
-	snprintf(out->label, sizeof out->label, "%.127s", s->arg);
+	snprintf(out->label, sizeof out->label, "%.100s%s%s", s->arg,
+		 s->flavour[0] ? "+" : "", s->flavour);
 	snprintf(out->version, sizeof out->version, "%s",
 		 s->arg + strlen("linux-source-"));
 	/* The Debian version of the source, when dpkg knows it. */

@@ -64,7 +64,8 @@ resolve_tree(const struct kspec *s, const char *cache, struct kernel_info *out,
 	git_version(dir, out->version, sizeof out->version, &dirty);
 	char hex[65], builddir[PATH_MAX];
 	ku_sha256_hex(dir, strlen(dir), hex);
-	ku_fmt(builddir, sizeof builddir, "%s/build/tree-%.16s", cache, hex);
+	ku_fmt(builddir, sizeof builddir, "%s/build/tree-%.16s%s%s", cache, hex,
+	       s->flavour[0] ? "-" : "", s->flavour);
 	/* A clean commit can be reused; a dirty tree always runs make
 	 * (incremental, so cheap when little changed). */
 	char ident[PATH_MAX + 100];
@@ -74,15 +75,17 @@ resolve_tree(const struct kspec *s, const char *cache, struct kernel_info *out,
 		       out->version);
 		identity = ident;
 	}
-	if (kbuild(s->text, dir, builddir, identity, out, err, errlen) < 0)
+	if (kbuild(s->text, dir, builddir, identity, s->flavour, out, err,
+		   errlen) < 0)
 		return -1;
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof tmp, "%s", dir);
 	if (out->version[0])
-		snprintf(out->label, sizeof out->label, "%.60s@%.12s%s",
-			 basename(tmp), out->version, dirty ? "+" : "");
+		snprintf(out->label, sizeof out->label, "%.60s@%.12s%s%s%s",
+			 basename(tmp), out->version, dirty ? "+" : "",
+			 s->flavour[0] ? "+" : "", s->flavour);
 	else
-		snprintf(out->label, sizeof out->label, "%.100s",
-			 basename(tmp));
+		snprintf(out->label, sizeof out->label, "%.100s%s%s",
+			 basename(tmp), s->flavour[0] ? "+" : "", s->flavour);
 	return 0;
 }

@@ -171,8 +171,40 @@ ATF_TC_BODY(empty_and_long, tc)
 	ATF_CHECK_MSG(strstr(err, "too long") != NULL, "%s", err);
 }
 
+ATF_TC(debug_flavour);
+ATF_TC_HEAD(debug_flavour, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "+debug after src: or tree: names the debug "
+			  "flavour (with +compat32 in either order); after any other "
+			  "kind it is an error naming the spec");
+}
+ATF_TC_BODY(debug_flavour, tc)
+{
+	struct kspec s = parse_ok("src:linux-source-6.12+debug");
+	ATF_CHECK_EQ(s.kind, KSPEC_SRC);
+	ATF_CHECK_STREQ(s.arg, "linux-source-6.12");
+	ATF_CHECK_STREQ(s.flavour, "debug");
+	s = parse_ok("tree:/src/linux+debug");
+	ATF_CHECK_EQ(s.kind, KSPEC_TREE);
+	ATF_CHECK_STREQ(s.arg, "/src/linux");
+	ATF_CHECK_STREQ(s.flavour, "debug");
+	s = parse_ok("src:linux-source-6.12");
+	ATF_CHECK_STREQ(s.flavour, "");
+	s = parse_ok("tree:/src/linux+compat32+debug");
+	ATF_CHECK_STREQ(s.flavour, "debug");
+	ATF_CHECK_STREQ(s.abi, "compat32");
+	ATF_CHECK_STREQ(s.arg, "/src/linux");
+	s = parse_ok("tree:/src/linux+debug+compat32");
+	ATF_CHECK_STREQ(s.flavour, "debug");
+	ATF_CHECK_STREQ(s.abi, "compat32");
+	parse_bad("deb:linux-image-amd64+debug", "follows a src: or tree: spec");
+	parse_bad("host+debug", "follows a src: or tree: spec");
+	parse_bad("/boot/vmlinuz+debug", "follows a src: or tree: spec");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, debug_flavour);
 	ATF_TP_ADD_TC(tp, host);
 	ATF_TP_ADD_TC(tp, image_paths);
 	ATF_TP_ADD_TC(tp, deb_package);
