@@ -214,6 +214,22 @@ app_kill_groups(void)
 	app_ngroups = 0;
 }
 
+/* A program run to its end whose process group is empty needs no killing
+ * at the end of the case: its slot is free again (a case that polls with a
+ * client program, as tmux's capture-pane, may run many one after the
+ * other).  A group with a process left in it stays to be killed. */
+static inline void
+app_forget_group(pid_t pgid)
+{
+	if (kill(-pgid, 0) == 0 || errno != ESRCH)
+		return;
+	for (int i = 0; i < app_ngroups; i++)
+		if (app_groups[i] == pgid) {
+			app_groups[i] = app_groups[--app_ngroups];
+			return;
+		}
+}
+
 /* How a program is started: on a new pty (rows x cols) as its controlling
  * terminal, or with stdin /dev/null and stdout+stderr into a pipe. */
 struct app {
@@ -397,6 +413,7 @@ app_run_within(const atf_tc_t *tc, const char *const argv[],
 	close(a.fd);
 	int st = app_wait(&a, wait_ms, what);
 	app_buf_free(&tmp);
+	app_forget_group(a.pid);
 	return st;
 }
 
