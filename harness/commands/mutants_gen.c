@@ -55,22 +55,28 @@ struct gopts {
 };
 
 static const char *const gen_more =
-	"Generated mutants of the tty layer of linux-source-6.12 (Coccinelle rules\n"
-	"in fixtures/mutation/), run as one schemata kernel, one boot per mutant,\n"
-	"each with only the programs that execute its line (--map, default\n"
-	"reports/cover.map from make coverage).  --list prints every generated\n"
-	"mutant; --patch KEY writes one as a patch for `ttypot mutants PATCH`.\n"
-	"Writes DIR/mutation.md, mutation-report.json, mutation.html and\n"
-	"mutation-state.json after every mutant; --resume DIR continues a run,\n"
-	"--rerun-survivors (or --rerun KEYS) runs its survivors (those mutants)\n"
-	"again with the suite as it is now (the report keeps both verdicts).\n"
-	"Exit: 0 every evaluated mutant killed, 1 survivors, 2 errors.\n";
+	"--generate: first-order mutants of the tty layer of linux-source-6.12\n"
+	"(Coccinelle rules in fixtures/mutation/; none in constant contexts such as\n"
+	"static tables and case labels), run as one schemata kernel, one boot per\n"
+	"mutant, each with only the programs that execute its line (--map, default\n"
+	"reports/cover.map from make coverage; a program whose cases differ from the\n"
+	"map's runs for every mutant).  A mutant whose kernel Oopses and then goes\n"
+	"silent is stopped there; kills and timeouts are confirmed on a second boot.\n"
+	"--list prints every generated mutant; --patch KEY writes one as a patch for\n"
+	"`ttypot mutants PATCH`.  Writes DIR/mutation.md, mutation-report.json,\n"
+	"mutation.html and mutation-state.json after every mutant; --resume DIR\n"
+	"continues a run, --rerun-survivors (or --rerun KEYS) runs its survivors\n"
+	"(those mutants) again with the suite as it is now (the report keeps both\n"
+	"verdicts).  Exit: 0 every evaluated mutant killed, 1 survivors, 2 errors.\n";
 
-static int parse(int argc, char **argv, struct gopts *o)
+#define GEN_SYNOPSIS "--generate [OPTIONS]"
+#define GEN_NOPTS 17
+
+/* The options of --generate into t (GEN_NOPTS entries, the last the end;
+ * the first is --generate itself). */
+static void gen_opts(struct gopts *o, struct cli_opt *t)
 {
-	*o = (struct gopts){ .outdir = "reports/mutation", .seed = 1,
-			     .deadline_s = KR_DEFAULT_DEADLINE_S, .files = GEN_FILES };
-	const struct cli_opt opts[] = {
+	const struct cli_opt opts[GEN_NOPTS] = {
 		{ "generate", 0, OPT_FLAG, &o->generate, 0, NULL, "generated mutants (this mode)" },
 		cli_opt_output(&o->outdir, "where the reports and state go (default reports/mutation)"),
 		{ "sample", 0, OPT_INT, &o->sample, 1, "N", "a stratified sample of N (default all)" },
@@ -91,8 +97,26 @@ static int parse(int argc, char **argv, struct gopts *o)
 		cli_opt_deadline(&o->deadline_s),
 		CLI_OPT_END,
 	};
-	enum cli_verdict v = cli_command(argc, argv, opts, "--generate [OPTIONS]", gen_more,
-					 NULL, NULL);
+	memcpy(t, opts, sizeof opts);
+}
+
+void mutants_gen_help(FILE *f)
+{
+	struct gopts o = {0};
+	struct cli_opt t[GEN_NOPTS];
+	gen_opts(&o, t);
+	fputs(gen_more, f);
+	fprintf(f, "options of --generate:\n");
+	cli_help_options(f, t + 1);
+}
+
+static int parse(int argc, char **argv, struct gopts *o)
+{
+	*o = (struct gopts){ .outdir = "reports/mutation", .seed = 1,
+			     .deadline_s = KR_DEFAULT_DEADLINE_S, .files = GEN_FILES };
+	struct cli_opt opts[GEN_NOPTS];
+	gen_opts(o, opts);
+	enum cli_verdict v = cli_command(argc, argv, opts, GEN_SYNOPSIS, gen_more, NULL, NULL);
 	if (v == CLI_OK && o->resume)
 		o->outdir = o->resume;
 	if (v == CLI_OK && (o->rerun_survivors || o->rerun) && !o->resume) {
