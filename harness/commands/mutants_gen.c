@@ -382,16 +382,17 @@ static void cover_triage(const struct cover_map *map, const char *unmapped, stru
 }
 
 /* The programs of the baseline that the map does not know (added after
- * make coverage wrote it), space-separated into out. */
+ * make coverage wrote it, or whose cases changed since: cover_check_cases),
+ * space-separated into out. */
 static void unmapped_programs(const struct cover_map *map, const struct column *base,
 			      struct rbuf *out)
 {
 	for (size_t i = 0; i < base->ncases; i++) {
 		const char *id = base->cases[i].id;
 		size_t pl = strcspn(id, ":");
-		bool known = false;
-		for (size_t k = 0; k < map->nprogs && !known; k++)
-			known = strlen(map->progs[k]) == pl && !strncmp(map->progs[k], id, pl);
+		char prog[256];
+		snprintf(prog, sizeof prog, "%.*s", (int)pl, id);
+		bool known = cover_knows(map, prog);
 		if (!known && out->len)
 			known = filter_holds(out->s, id, pl);
 		if (!known)
@@ -445,8 +446,19 @@ static void note_unmapped(const struct cover_map *map, const struct column *base
 	*out = (struct rbuf){0};
 	unmapped_programs(map, base, out);
 	if (out->len)
-		ku_progress("mutants: programs newer than the coverage map run for every mutant "
-			    "(make coverage maps them): %.300s", rbuf_str(out));
+		ku_progress("mutants: programs the coverage map does not know (newer than it, "
+			    "or their cases changed since) run for every mutant (make coverage "
+			    "maps them): %.300s", rbuf_str(out));
+}
+
+/* A map just loaded: its case lists held against the suite's cases now. */
+static void map_loaded(struct cover_map *map, const struct kr_env *e)
+{
+	char note[1024];
+	cover_check_cases(map, (const char *const *)e->expected.v, e->expected.n, note,
+			  sizeof note);
+	if (note[0])
+		ku_progress("mutants: %s", note);
 }
 
 /* The build directory kernel/ uses for tree:DIR (resolve_tree.c). */
@@ -1126,6 +1138,7 @@ int cmd_mutants_generate(int argc, char **argv)
 			    o.cases ? "the --cases programs" : "the whole suite");
 	} else if (cover_load(mapf, &map, err, sizeof err) == 0) {
 		have_map = true;
+		map_loaded(&map, &e);
 	} else if (o.map) {
 		fprintf(stderr, "ttypot: mutants: --map: %s\n", err);
 		{ col_free(base.col); free(order); goto out; }
@@ -1164,6 +1177,7 @@ int cmd_mutants_generate(int argc, char **argv)
 		    cover_load(mapf, &map, err, sizeof err) == 0) {
 			have_map = true;
 			ku_progress("mutants: coverage map %s: used from here on", mapf);
+			map_loaded(&map, &e);
 			note_unmapped(&map, base.col, &unmapped);
 		}
 		if (!m->covered_by[0]) {

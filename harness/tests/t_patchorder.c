@@ -462,9 +462,76 @@ ATF_TC_BODY(order_filters, tc)
 	done();
 }
 
+/* map_text as `make coverage` writes it now: version 2, with each
+ * program's cases. */
+static const char map_cases_text[] =
+	"# ttypot coverage map 2\n"
+	"# source test-fixture, suite t_patchorder\n"
+	"program pty/t_open 1.0\n"
+	"cases pty/t_open y y2\n"
+	"program canon/t_line_edit 2.0\n"
+	"cases canon/t_line_edit a b\n"
+	"program close/t_close_race 3.0\n"
+	"cases close/t_close_race z\n"
+	"fn drivers/tty/n_tty.c 6 12 n_tty_read\n"
+	"fn drivers/tty/n_tty.c 14 17 n_tty_write\n"
+	"line drivers/tty/n_tty.c 8 pty/t_open canon/t_line_edit\n"
+	"line drivers/tty/n_tty.c 9 pty/t_open canon/t_line_edit\n"
+	"line drivers/tty/n_tty.c 10 canon/t_line_edit\n"
+	"line drivers/tty/n_tty.c 11 pty/t_open\n"
+	"line drivers/tty/n_tty.c 16 close/t_close_race\n";
+
+ATF_TC(changed_cases_are_selected);
+ATF_TC_HEAD(changed_cases_are_selected, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a program that gained a case since the map was made "
+			  "runs first for a change the map credits only to others (what ci --base "
+			  "and bisect-run select), and the plan names it; with the cases the map "
+			  "lists it is left to the rest");
+	atf_tc_set_md_var(tc, "require.progs", "git");
+}
+ATF_TC_BODY(changed_cases_are_selected, tc)
+{
+	make_repo(n_tty);
+	/* Line 10: only canon/t_line_edit executed it. */
+	put("drivers/tty/n_tty.c", n_tty_with(n_tty, 10, "\t\treturn y + 1;\n"));
+	char mp[128], err[512];
+	snprintf(mp, sizeof mp, "%s.map", repo);
+	ATF_REQUIRE(ku_write_file(mp, map_cases_text, strlen(map_cases_text)) == 0);
+	const char *ids[] = { "canon/t_line_edit:a", "canon/t_line_edit:b",
+			      "close/t_close_race:z", "pty/t_open:y", "pty/t_open:y2" };
+	struct idlist ex = {0};
+	for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
+		idlist_add(&ex, ids[i]);
+	struct patch_order po;
+	ATF_REQUIRE_MSG(patch_order_plan("/nonexistent", mp, repo, "base", &ex, &po, err,
+					 sizeof err) == 0, "%s", err);
+	ATF_CHECK_STREQ(po.first, "canon/t_line_edit");
+	ATF_CHECK_STREQ(po.rest, "close pty");
+	ATF_CHECK_EQ(po.nstale, 0);
+	ATF_CHECK_STREQ(po.note, "");
+	patch_order_free(&po);
+	/* pty/t_open gains a case: its new case may reach line 10. */
+	idlist_add(&ex, "pty/t_open:y3_added_after_the_map");
+	ATF_REQUIRE_MSG(patch_order_plan("/nonexistent", mp, repo, "base", &ex, &po, err,
+					 sizeof err) == 0, "%s", err);
+	ATF_CHECK(!po.all);
+	ATF_CHECK_STREQ(po.first, "canon/t_line_edit pty/t_open");
+	ATF_CHECK_STREQ(po.rest, "close");
+	ATF_CHECK_EQ(po.first_cases, 5);
+	ATF_CHECK_EQ(po.nstale, 1);
+	ATF_CHECK_MSG(strstr(po.note, "pty/t_open") && !strstr(po.note, "canon/"), "note: %s",
+		      po.note);
+	patch_order_free(&po);
+	idlist_free(&ex);
+	unlink(mp);
+	done();
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, order_filters);
+	ATF_TP_ADD_TC(tp, changed_cases_are_selected);
 	ATF_TP_ADD_TC(tp, diff_parser_on_git);
 	ATF_TP_ADD_TC(tp, changed_line_gives_its_programs);
 	ATF_TP_ADD_TC(tp, unbuilt_change_reaches_nothing);
