@@ -33,7 +33,12 @@
 	"drivers/tty/serial/8250/8250_port.c"
 /* The file that defines ttypot_mutant (always built in). */
 #define GEN_DEFINER "drivers/tty/tty_io.c"
-/* Bumped when the generator's output for the same sites changes. */
+/* Bumped when the generator's output for the same sites changes: the
+ * mutants, their keys and ids, and so the draw of a sample.  Leaving out
+ * the mutants in constant contexts (generate.h) did not bump it: they keep
+ * their keys, ids and places in the draw and are dropped after it, so a
+ * run's state made before (sample-400-seed-1) still resumes and a new
+ * sample with the same seed is that one without them. */
 #define GEN_VERSION "1"
 /* A mutant's run may take this many times its programs' baseline time. */
 #define GEN_DEADLINE_FACTOR 3
@@ -208,8 +213,9 @@ struct gen {
 	char **files;            /* relative paths */
 	char **texts;            /* their pristine text */
 	size_t nfiles;
-	struct gmut *v;
+	struct gmut *v;          /* every mutant, those in constant contexts too */
 	size_t n;
+	size_t nconst;           /* of them in constant contexts: not run */
 	char rhash[65];
 };
 
@@ -253,11 +259,29 @@ static int generate(struct gen *g, const char *cache, const char *suite, const c
 	free(sv);
 	if (rc == 0) {
 		g->n = gen_finish(g->v, g->n, &dropped);
+		for (size_t i = 0; i < g->n; i++)
+			g->nconst += g->v[i].constant != NULL;
 		ku_progress("mutants: %zu mutants generated in %zu files (%zu sites did not fit "
-			    "their operator, %zu mutants overlapped another)", g->n, g->nfiles,
-			    skipped, dropped);
+			    "their operator, %zu mutants overlapped another, %zu in constant "
+			    "contexts left out: static tables, case labels...)", g->n - g->nconst,
+			    g->nfiles, skipped, dropped, g->nconst);
 	}
 	return rc;
+}
+
+/* Take the mutants in constant contexts out of a sample (pick[]), unless a
+ * run already gave them a verdict (a state from before they were left
+ * out: its errors stay as they were).  Returns how many went. */
+static size_t drop_constants(const struct gen *g, unsigned char *pick, size_t *sample)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (pick[i] && g->v[i].constant && g->v[i].m.status == MS_PENDING) {
+			pick[i] = 0;
+			(*sample)--;
+			k++;
+		}
+	return k;
 }
 
 static const struct gmut *find_key(const struct gen *g, const char *key)
@@ -328,7 +352,9 @@ static void list_mutants(const struct gen *g)
 {
 	for (size_t i = 0; i < g->n; i++) {
 		const struct mutant *m = &g->v[i].m;
-		printf("%u\t%s\t%s\t%s\t->\t%s\n", m->id, m->key, m->func, m->orig, m->repl);
+		if (!g->v[i].constant)
+			printf("%u\t%s\t%s\t%s\t->\t%s\n", m->id, m->key, m->func, m->orig,
+			       m->repl);
 	}
 }
 
@@ -1010,6 +1036,9 @@ int cmd_mutants_generate(int argc, char **argv)
 			goto out;
 		}
 		sp = have;
+		size_t k = drop_constants(&g, pick, &sp.sample);
+		if (k)
+			ku_progress("mutants: %zu pending mutants in constant contexts left out", k);
 		ku_progress("mutants: resuming %s: %zu mutants of %zu, seed %llu", o.outdir,
 			    sp.sample, sp.generated, sp.seed);
 		if ((o.rerun_survivors || o.rerun) &&
@@ -1030,6 +1059,11 @@ int cmd_mutants_generate(int argc, char **argv)
 					fprintf(stderr, "ttypot: mutants: --keys: %s: no such mutant "
 						"(--list shows them)\n", t);
 					bad = true;
+				} else if (m->constant) {
+					fprintf(stderr, "ttypot: mutants: --keys: %s is in %s, where no "
+						"runtime guard can go: --patch %s writes it for "
+						"ttypot mutants PATCH\n", t, m->constant, t);
+					bad = true;
 				} else if (!pick[m - g.v]) {
 					pick[m - g.v] = 1;
 					sp.sample++;
@@ -1039,11 +1073,18 @@ int cmd_mutants_generate(int argc, char **argv)
 			if (bad)
 				goto out;
 		} else {
+			/* Drawn over every mutant, then the constant ones dropped:
+			 * the draw of a seed is the same as before they were. */
 			sp.sample = sample_pick(g.v, g.n, o.sample ? (size_t)o.sample : g.n,
 						sp.seed, pick);
+			size_t k = drop_constants(&g, pick, &sp.sample);
+			if (k)
+				ku_progress("mutants: %zu of the draw in constant contexts left out",
+					    k);
 		}
-		ku_progress("mutants: sample of %zu of %zu mutants (seed %llu)", sp.sample, g.n,
-			    sp.seed);
+		sp.generated = g.n - g.nconst;
+		ku_progress("mutants: sample of %zu of %zu mutants (seed %llu)", sp.sample,
+			    sp.generated, sp.seed);
 	}
 	if (mkdir_p(o.outdir) < 0 || mkdir_p(workdir) < 0) {
 		fprintf(stderr, "ttypot: mutants: %s: %s\n", o.outdir, strerror(errno));
