@@ -687,6 +687,7 @@ int cmd_mutants(int argc, char **argv)
 		    "suite %.1f s)", base.col->ncases, bpass, base_build_s, base.boot_s,
 		    base.suite_s);
 	rc = 0;
+	me.oops_silence_s = KR_OOPS_SILENCE_S; /* a mutant's dead kernel ends its boot */
 	for (size_t i = 0; i < n && !kr_interrupted; i++) {
 		struct mutant *m = &mv[i];
 		ku_progress("mutants: [%zu/%zu] %s", i + 1, n, m->h.name);

@@ -784,60 +784,77 @@ static int reopen_verdicts(struct gen *g, const unsigned char *pick, bool surviv
 	return rc;
 }
 
-/* A kill counts when it repeats: boot mutant m again with only its killing
- * cases.  A case that failed once and passes on the next boot is a flaky
- * case or a race the mutant seldom loses, and neither may raise the score.
- * 1 when a killer failed again, 0 when all passed, -1 when the second boot
- * said nothing (it did not reach the suite, or was interrupted).  The
- * caller has set m's id on the kernel command line and its deadlines. */
+/* A kill counts when it repeats: boot mutant m again, with only its
+ * killing cases (killers), or, after a run that hung or whose kernel died
+ * (dead_or_hung), with the same programs.  A case that failed once and
+ * passes on the next boot is a flaky case or a race the mutant seldom
+ * loses, and a hang once may be the emulator's on a loaded host: neither
+ * may raise the score.  1 when a killer failed again (or the kernel hung
+ * or died again), 0 when all passed, -1 when the second boot said nothing
+ * (it did not reach the suite, or was interrupted).  The caller has set
+ * m's id on the kernel command line and its deadlines. */
 static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
-			const struct kr_result *base, struct mutant *m, const char *killers)
+			const struct kr_result *base, struct mutant *m, const char *killers,
+			const char *filter, bool dead_or_hung)
 {
 	char tag[200], safe[180];
 	safe_name(m->key, safe, sizeof safe);
 	snprintf(tag, sizeof tag, "%s.again", safe);
-	ku_progress("mutants: %s: killed by %s; once more with those cases", m->key, killers);
+	const char *run = dead_or_hung ? filter : killers;
+	if (dead_or_hung)
+		ku_progress("mutants: %s: %s; once more with the same programs", m->key, killers);
+	else
+		ku_progress("mutants: %s: killed by %s; once more with those cases", m->key,
+			    killers);
 	struct kr_result r;
-	kr_run(e, ki, tag, killers, base->col, true, &r);
+	kr_run(e, ki, tag, run, base->col, true, &r);
 	m->secs += r.wall_s;
 	int rc = -1;
 	if (r.begun && !kr_interrupted) {
-		rc = r.end == RUN_TIMEOUT ? 1 : 0;
+		rc = r.end == RUN_TIMEOUT || r.end == RUN_PANIC ? 1 : 0;
 		for (size_t i = 0; i < r.col->ncases && rc == 0; i++)
 			if (kr_kills(base->col, r.col, r.col->cases[i].id))
 				rc = 1;
 	}
 	if (rc == 0)
 		ku_progress("mutants: %s: %s passed on the second boot: not counted as a kill",
-			    m->key, killers);
+			    m->key, dead_or_hung ? "its programs" : killers);
 	col_free(r.col);
 	return rc;
 }
 
-/* What a kernel that panicked said first, from its console tail: the
- * first "BUG:", "Oops", "general protection" or "Kernel panic" line (its
- * timestamp dropped) and the function in the RIP/PC line; "" when none. */
-static void panic_said(const struct column *c, char *out, size_t n)
+/* What a kernel that died said first, from its console log: the first
+ * "BUG:", "Oops", "general protection" or "Kernel panic" line (its
+ * timestamp dropped) and the function in the RIP/PC line after it; ""
+ * when none. */
+static void panic_said(const char *console, char *out, size_t n)
 {
 	static const char *const marks[] = { "BUG: ", "Oops", "general protection",
 					      "Kernel panic" };
 	out[0] = 0;
-	const char *t = c->console_tail ? c->console_tail : "";
+	char *text = ku_read_file(console, NULL);
+	const char *t = text ? text : "", *after = t;
 	for (const char *l = t; *l && !out[0];) {
 		size_t len = strcspn(l, "\n");
 		for (size_t i = 0; i < sizeof marks / sizeof *marks && !out[0]; i++) {
 			const char *m = memmem(l, len, marks[i], strlen(marks[i]));
-			if (m)
-				snprintf(out, n, "%.*s", (int)(len - (size_t)(m - l)), m);
+			if (m) {
+				size_t k = len - (size_t)(m - l);
+				while (k && m[k - 1] == '\r')
+					k--;
+				snprintf(out, n, "%.*s", (int)k, m);
+				after = l;
+			}
 		}
 		l += len + (l[len] == '\n');
 	}
-	const char *rip = strstr(t, "RIP: 0010:");
+	const char *rip = strstr(after, "RIP: 0010:");
 	if (out[0] && rip) {
 		rip += strlen("RIP: 0010:");
 		size_t used = strlen(out);
-		snprintf(out + used, n - used, " in %.*s", (int)strcspn(rip, " \n"), rip);
+		snprintf(out + used, n - used, " in %.*s", (int)strcspn(rip, " \r\n"), rip);
 	}
+	free(text);
 }
 
 /* Boot the schemata kernel as mutant m with its programs; record what
@@ -863,6 +880,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	int saved = e->deadline_s;
 	e->deadline_s = deadline;
 	e->boot_deadline_s = (int)(GEN_BOOT_FACTOR * base->boot_s) + GEN_DEADLINE_SLACK_S;
+	e->oops_silence_s = KR_OOPS_SILENCE_S;
 	struct kr_result r;
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		kr_run(e, ki, tag, filter, base->col, true, &r);
@@ -875,7 +893,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		    kr_interrupted || attempt == 2)
 			break;
 		char said[240];
-		panic_said(r.col, said, sizeof said);
+		panic_said(r.console, said, sizeof said);
 		ku_progress("mutants: %s: %s before the suite (%s): once more", m->key,
 			    r.end == RUN_PANIC ? "kernel panic"
 			    : r.end == RUN_TIMEOUT ? "boot past its deadline" : "no start",
@@ -888,24 +906,50 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	for (size_t i = 0; r.begun && i < r.col->ncases; i++)
 		if (kr_kills(base->col, r.col, r.col->cases[i].id) && nk++ < 4)
 			rbuf_addf(&killers, "%s%s", killers.len ? " " : "", r.col->cases[i].id);
-	int again = -1; /* the killers on a second boot: 1 failed again, 0 passed */
-	if (nk && r.end != RUN_TIMEOUT && !kr_interrupted)
-		again = confirm_kill(e, ki, base, m, rbuf_str(&killers));
+	/* The kernel died (a panic, or an Oops and then silence) or hung in
+	 * the suite: the cells it left are not killers of their own. */
+	char said[240] = "", what[400] = "";
+	bool dead = r.begun && r.end == RUN_PANIC, hung = r.begun && r.end == RUN_TIMEOUT;
+	if (dead) {
+		panic_said(r.console, said, sizeof said);
+		if (r.oops_silent)
+			snprintf(what, sizeof what, "kernel Oops, then no output for %d s: %.250s",
+				 KR_OOPS_SILENCE_S, said[0] ? said : r.err);
+		else
+			snprintf(what, sizeof what, "kernel panic: %.250s",
+				 said[0] ? said : "nothing on the console says why");
+	} else if (hung) {
+		snprintf(what, sizeof what, "no end within %d s (its programs take %.0f s on id 0)",
+			 deadline, expect);
+	}
+	int again = -1; /* a second boot: 1 bad again, 0 passed, -1 said nothing */
+	if (!kr_interrupted && (dead || hung))
+		again = confirm_kill(e, ki, base, m, what, filter, true);
+	else if (!kr_interrupted && nk && r.end != RUN_TIMEOUT)
+		again = confirm_kill(e, ki, base, m, rbuf_str(&killers), filter, false);
+	const char *twice = again == 1 ? ", again on a second boot"
+			  : again == -1 ? " (a second boot did not reach the suite)" : "";
 	e->deadline_s = saved;
+	e->oops_silence_s = 0;
 	unsetenv("TTYPOT_KERNEL_ARGS");
 	if (kr_interrupted) {
 		/* stays pending: --resume runs it again */
 	} else if (again == 0) {
 		m->status = MS_SURVIVED;
-		snprintf(m->reason, sizeof m->reason, "%s %s", MUT_NOT_REPEATED, rbuf_str(&killers));
+		snprintf(m->reason, sizeof m->reason, "%s %.250s", MUT_NOT_REPEATED,
+			 what[0] ? what : rbuf_str(&killers));
 	} else if (r.end == RUN_TIMEOUT && !r.begun) {
 		m->status = MS_KILLED_TIMEOUT;
 		snprintf(m->reason, sizeof m->reason, "no suite within the boot deadline of %d s "
 			 "(id 0 boots in %.0f s), twice", e->boot_deadline_s, base->boot_s);
-	} else if (r.end == RUN_TIMEOUT) {
+	} else if (hung) {
 		m->status = MS_KILLED_TIMEOUT;
-		snprintf(m->reason, sizeof m->reason, "no end within %d s (its programs take "
-			 "%.0f s on id 0)%s%s", deadline, expect, nk ? ": " : "", rbuf_str(&killers));
+		snprintf(m->reason, sizeof m->reason, "%s%s%s%.120s", what, twice,
+			 nk ? ": " : "", rbuf_str(&killers));
+	} else if (dead) {
+		m->status = MS_KILLED;
+		snprintf(m->reason, sizeof m->reason, "%.200s%s%s%.120s", what, twice,
+			 nk ? ": " : "", rbuf_str(&killers));
 	} else if (nk) {
 		m->status = MS_KILLED;
 		snprintf(m->reason, sizeof m->reason, "%s", rbuf_str(&killers));
@@ -913,16 +957,15 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 			       (column_taint_appeared(r.col) && !column_taint_appeared(base->col)))) {
 		/* Nothing a program read differed; the kernel itself complained. */
 		m->status = MS_KILLED_WARNING;
-		const char *what = r.col->nkw ? r.col->kw[r.col->nkw - 1].text : "new taint";
+		const char *w = r.col->nkw ? r.col->kw[r.col->nkw - 1].text : "new taint";
 		char progs[160] = "";
 		if (r.col->nkw && r.col->kw[r.col->nkw - 1].cases.n)
 			snprintf(progs, sizeof progs, " (running: %s)",
 				 r.col->kw[r.col->nkw - 1].cases.v[0]);
-		snprintf(m->reason, sizeof m->reason, "kernel warning: %.200s%s", what, progs);
+		snprintf(m->reason, sizeof m->reason, "kernel warning: %.200s%s", w, progs);
 	} else if (!r.begun && r.end == RUN_PANIC) {
 		m->status = MS_KILLED;
-		char said[240];
-		panic_said(r.col, said, sizeof said);
+		panic_said(r.console, said, sizeof said);
 		snprintf(m->reason, sizeof m->reason, "kernel panic before the suite started, "
 			 "twice%s%s", said[0] ? ": " : "", said);
 	} else if (!r.begun) {
