@@ -247,9 +247,10 @@ static const char *last_word(const char *text, const char *from, const char *to,
 }
 
 /* Inside a function: the start of the statement or declaration holding a,
- * scanning back to a ';', a '}' or a block's '{' at its own level (an
- * initialiser's '{' after '=' is part of it).  *brace_before gets the text
- * before a block's '{' that ended the scan ("" otherwise). */
+ * scanning back to a ';', a block's '}' or a block's '{' at its own level.
+ * Braces of an initialiser are part of it: a '{' after '=', ',' or '{' and
+ * a '}' before ',' (an element) are crossed.  *brace gets a block's '{' that
+ * ended the scan (NULL otherwise). */
 static const char *statement_start(const char *text, long a, const char **brace)
 {
 	int paren = 0, curly = 0;
@@ -260,23 +261,30 @@ static const char *statement_start(const char *text, long a, const char **brace)
 			paren++;
 		else if ((c == '(' || c == '[') && paren > 0)
 			paren--;
-		else if (c == '}')
-			curly++;
 		if (paren > 0)
 			continue;
+		if (c == '}') {
+			long j = i + 1;
+			while (isspace((unsigned char)text[j]))
+				j++;
+			if (curly == 0 && text[j] != ',')
+				return text + i + 1; /* the end of a block before it */
+			curly++;
+			continue;
+		}
 		if (c == '{' && curly > 0) {
 			curly--;
 			continue;
 		}
 		if (curly > 0)
 			continue;
-		if (c == ';' || c == '}')
+		if (c == ';')
 			return text + i + 1;
 		if (c == '{') {
 			long j = i - 1;
 			while (j >= 0 && isspace((unsigned char)text[j]))
 				j--;
-			if (j >= 0 && text[j] == '=')
+			if (j >= 0 && (text[j] == '=' || text[j] == ',' || text[j] == '{'))
 				continue; /* an initialiser's brace */
 			*brace = text + i;
 			return text + i + 1;
