@@ -907,7 +907,8 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		if (kr_kills(base->col, r.col, r.col->cases[i].id) && nk++ < 4)
 			rbuf_addf(&killers, "%s%s", killers.len ? " " : "", r.col->cases[i].id);
 	/* The kernel died (a panic, or an Oops and then silence) or hung in
-	 * the suite: the cells it left are not killers of their own. */
+	 * the suite: the cells it left unreported say nothing of their own
+	 * cases, so the second boot runs the same programs. */
 	char said[240] = "", what[400] = "";
 	bool dead = r.begun && r.end == RUN_PANIC, hung = r.begun && r.end == RUN_TIMEOUT;
 	if (dead) {
