@@ -157,6 +157,8 @@ static int patch_filter(const struct bopts *b, const struct kr_env *e, const cha
 		return 0;
 	}
 	int rc = 0;
+	if (po.note[0])
+		fprintf(stderr, "ttypot: bisect-run: %s\n", po.note);
 	if (po.all)
 		fprintf(stderr, "ttypot: bisect-run: every case runs: the change since %.12s "
 			"reaches beyond the coverage map (%s)\n", base, po.why);

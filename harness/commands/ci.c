@@ -115,6 +115,8 @@ static void plan_order(struct cli *o, const char *tree, const char *base, const 
 		return;
 	}
 	idlist_free(&expected);
+	if (po->note[0])
+		fprintf(stderr, "ttypot: ci: %s\n", po->note);
 	if (po->all) {
 		fprintf(stderr, "ttypot: ci: the change since %s reaches beyond the coverage "
 			"map (%s): every case runs, in plain order\n", base, po->why);

@@ -218,12 +218,8 @@ enum cli_verdict cli_command(int argc, char **argv, const struct cli_opt *opts,
 	return v;
 }
 
-void cli_help(FILE *f, const char *cmd, const char *synopsis,
-	      const struct cli_opt *opts, const char *more)
+void cli_help_options(FILE *f, const struct cli_opt *opts)
 {
-	fprintf(f, "usage: ttypot %s %s\n", cmd, synopsis);
-	if (opts[0].name)
-		fprintf(f, "options:\n");
 	for (int i = 0; opts[i].name; i++) {
 		char left[64];
 		if (opts[i].key)
@@ -234,6 +230,15 @@ void cli_help(FILE *f, const char *cmd, const char *synopsis,
 				 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-24s %s\n", left, opts[i].help);
 	}
+}
+
+void cli_help(FILE *f, const char *cmd, const char *synopsis,
+	      const struct cli_opt *opts, const char *more)
+{
+	fprintf(f, "usage: ttypot %s %s\n", cmd, synopsis);
+	if (opts[0].name)
+		fprintf(f, "options:\n");
+	cli_help_options(f, opts);
 	fprintf(f, "  %-24s %s\n  %-24s %s\n", "-h, --help", "this help",
 		"-V, --version", "the version of ttypot");
 	if (more)

@@ -79,6 +79,8 @@ enum cli_verdict cli_command(int argc, char **argv, const struct cli_opt *opts,
 /* "usage: ttypot CMD SYNOPSIS", the options of the table, then more. */
 void cli_help(FILE *f, const char *cmd, const char *synopsis,
 	      const struct cli_opt *opts, const char *more);
+/* The option lines of a table alone (a help of several tables). */
+void cli_help_options(FILE *f, const struct cli_opt *opts);
 void cli_version(FILE *f);
 
 /* ---- matrix, run, report and merge ---- */

@@ -387,19 +387,21 @@ struct mopts {
 };
 
 static const char *const mutants_more =
-	"Applies each patch (default fixtures/mutants/*.patch) to linux-source-6.12,\n"
-	"rebuilds, runs the suite and writes DIR/mutants.md and mutants.json (the\n"
-	"kill matrix, and whether ttypot's cases, the real programs of the apps rows\n"
-	"and CPython's tests of the peers rows each noticed every mutant; one the\n"
-	"programs or CPython notice and no ttypot case does is a hole, named at the\n"
-	"end).  Exit: 0 every mutant killed, 1 a mutant survived or could not\n"
-	"be evaluated, 2 usage/input errors or no usable baseline.\n";
+	"PATCH... (default fixtures/mutants/*.patch): applies each patch to\n"
+	"linux-source-6.12, rebuilds, runs the suite and writes DIR/mutants.md and\n"
+	"mutants.json (the kill matrix, and whether ttypot's cases, the real programs\n"
+	"of the apps rows and CPython's tests of the peers rows each noticed every\n"
+	"mutant; one the programs or CPython notice and no ttypot case does is a\n"
+	"hole, named at the end).  Exit: 0 every mutant killed, 1 a mutant survived\n"
+	"or could not be evaluated, 2 usage/input errors or no usable baseline.\n";
 
-/* 0 parsed, 1 answered (--help, --version), -1 usage error (printed). */
-static int mutants_parse(int argc, char **argv, struct mopts *o)
+#define MUTANTS_SYNOPSIS "[OPTIONS] [PATCH...]"
+#define MUTANTS_NOPTS 11
+
+/* The patch mode's options, into t (MUTANTS_NOPTS entries, the last the end). */
+static void mutants_opts(struct mopts *o, struct cli_opt *t)
 {
-	*o = (struct mopts){ .outdir = "reports", .runs = 1, .deadline_s = KR_DEFAULT_DEADLINE_S };
-	const struct cli_opt opts[] = {
+	const struct cli_opt opts[MUTANTS_NOPTS] = {
 		cli_opt_output(&o->outdir, "where mutants.md/json go (default reports)"),
 		{ "runs", 0, OPT_INT, &o->runs, 1, "N", "suite runs per mutant (default 1)" },
 		{ "race-runs", 0, OPT_INT, &o->race_runs, 0, "N", "extra runs of a race mutant's killers" },
@@ -410,9 +412,41 @@ static int mutants_parse(int argc, char **argv, struct mopts *o)
 		cli_opt_deadline(&o->deadline_s),
 		{ "vars", 0, OPT_STR, &o->vars, 0, "NAME=VALUE,...",
 		  "Kyua variables for the cases in every run (e.g. apps_rounds=20)" },
+		{ "generate", 0, OPT_FLAG, NULL, 0, NULL,
+		  "generated mutants instead of patches: the options below" },
 		CLI_OPT_END,
 	};
-	enum cli_verdict v = cli_command(argc, argv, opts, "[OPTIONS] [PATCH...]", mutants_more,
+	memcpy(t, opts, sizeof opts);
+}
+
+/* One help for both modes (ttypot mutants --help, --generate --help, help
+ * mutants), as the man page has them. */
+static void mutants_help(FILE *f)
+{
+	struct mopts o = {0};
+	struct cli_opt t[MUTANTS_NOPTS];
+	mutants_opts(&o, t);
+	fprintf(f, "usage: ttypot mutants " MUTANTS_SYNOPSIS "\n"
+		"       ttypot mutants --generate [OPTIONS]\n"
+		"Kernel mutation testing, in two modes: patches that re-inject known bugs,\n"
+		"or first-order mutants generated from the whole tty layer (--generate).\n\n");
+	fputs(mutants_more, f);
+	fprintf(f, "options of the patch mode:\n");
+	cli_help_options(f, t);
+	fputc('\n', f);
+	mutants_gen_help(f);
+	fprintf(f, "\nin both modes:\n  %-24s %s\n  %-24s %s\n", "-h, --help", "this help",
+		"-V, --version", "the version of ttypot");
+}
+
+/* 0 parsed, 1 answered (--help, --version), -1 usage error (printed). */
+static int mutants_parse(int argc, char **argv, struct mopts *o)
+{
+	*o = (struct mopts){ .outdir = "reports", .runs = 1, .deadline_s = KR_DEFAULT_DEADLINE_S };
+	struct cli_opt opts[MUTANTS_NOPTS];
+	mutants_opts(o, opts);
+	opts[MUTANTS_NOPTS - 2] = (struct cli_opt)CLI_OPT_END; /* --generate: dispatched */
+	enum cli_verdict v = cli_command(argc, argv, opts, MUTANTS_SYNOPSIS, mutants_more,
 					 &o->patches, &o->npatches);
 	return v == CLI_OK ? 0 : v == CLI_ERROR ? -1 : 1;
 }
@@ -525,6 +559,11 @@ int cmd_mutants(int argc, char **argv)
 	struct mopts o;
 	char err[1024];
 	double t0 = proc_now();
+	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			mutants_help(stdout);
+			return 0;
+		}
 	for (int i = 2; i < argc; i++)
 		if (!strcmp(argv[i], "--generate"))
 			return cmd_mutants_generate(argc, argv);
@@ -648,6 +687,7 @@ int cmd_mutants(int argc, char **argv)
 		    "suite %.1f s)", base.col->ncases, bpass, base_build_s, base.boot_s,
 		    base.suite_s);
 	rc = 0;
+	me.oops_silence_s = KR_OOPS_SILENCE_S; /* a mutant's dead kernel ends its boot */
 	for (size_t i = 0; i < n && !kr_interrupted; i++) {
 		struct mutant *m = &mv[i];
 		ku_progress("mutants: [%zu/%zu] %s", i + 1, n, m->h.name);

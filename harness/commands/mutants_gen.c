@@ -33,7 +33,12 @@
 	"drivers/tty/serial/8250/8250_port.c"
 /* The file that defines ttypot_mutant (always built in). */
 #define GEN_DEFINER "drivers/tty/tty_io.c"
-/* Bumped when the generator's output for the same sites changes. */
+/* Bumped when the generator's output for the same sites changes: the
+ * mutants, their keys and ids, and so the draw of a sample.  Leaving out
+ * the mutants in constant contexts (generate.h) did not bump it: they keep
+ * their keys, ids and places in the draw and are dropped after it, so a
+ * run's state made before (sample-400-seed-1) still resumes and a new
+ * sample with the same seed is that one without them. */
 #define GEN_VERSION "1"
 /* A mutant's run may take this many times its programs' baseline time. */
 #define GEN_DEADLINE_FACTOR 3
@@ -55,22 +60,28 @@ struct gopts {
 };
 
 static const char *const gen_more =
-	"Generated mutants of the tty layer of linux-source-6.12 (Coccinelle rules\n"
-	"in fixtures/mutation/), run as one schemata kernel, one boot per mutant,\n"
-	"each with only the programs that execute its line (--map, default\n"
-	"reports/cover.map from make coverage).  --list prints every generated\n"
-	"mutant; --patch KEY writes one as a patch for `ttypot mutants PATCH`.\n"
-	"Writes DIR/mutation.md, mutation-report.json, mutation.html and\n"
-	"mutation-state.json after every mutant; --resume DIR continues a run,\n"
-	"--rerun-survivors (or --rerun KEYS) runs its survivors (those mutants)\n"
-	"again with the suite as it is now (the report keeps both verdicts).\n"
-	"Exit: 0 every evaluated mutant killed, 1 survivors, 2 errors.\n";
+	"--generate: first-order mutants of the tty layer of linux-source-6.12\n"
+	"(Coccinelle rules in fixtures/mutation/; none in constant contexts such as\n"
+	"static tables and case labels), run as one schemata kernel, one boot per\n"
+	"mutant, each with only the programs that execute its line (--map, default\n"
+	"reports/cover.map from make coverage; a program whose cases differ from the\n"
+	"map's runs for every mutant).  A mutant whose kernel Oopses and then goes\n"
+	"silent is stopped there; kills and timeouts are confirmed on a second boot.\n"
+	"--list prints every generated mutant; --patch KEY writes one as a patch for\n"
+	"`ttypot mutants PATCH`.  Writes DIR/mutation.md, mutation-report.json,\n"
+	"mutation.html and mutation-state.json after every mutant; --resume DIR\n"
+	"continues a run, --rerun-survivors (or --rerun KEYS) runs its survivors\n"
+	"(those mutants) again with the suite as it is now (the report keeps both\n"
+	"verdicts).  Exit: 0 every evaluated mutant killed, 1 survivors, 2 errors.\n";
 
-static int parse(int argc, char **argv, struct gopts *o)
+#define GEN_SYNOPSIS "--generate [OPTIONS]"
+#define GEN_NOPTS 17
+
+/* The options of --generate into t (GEN_NOPTS entries, the last the end;
+ * the first is --generate itself). */
+static void gen_opts(struct gopts *o, struct cli_opt *t)
 {
-	*o = (struct gopts){ .outdir = "reports/mutation", .seed = 1,
-			     .deadline_s = KR_DEFAULT_DEADLINE_S, .files = GEN_FILES };
-	const struct cli_opt opts[] = {
+	const struct cli_opt opts[GEN_NOPTS] = {
 		{ "generate", 0, OPT_FLAG, &o->generate, 0, NULL, "generated mutants (this mode)" },
 		cli_opt_output(&o->outdir, "where the reports and state go (default reports/mutation)"),
 		{ "sample", 0, OPT_INT, &o->sample, 1, "N", "a stratified sample of N (default all)" },
@@ -91,8 +102,26 @@ static int parse(int argc, char **argv, struct gopts *o)
 		cli_opt_deadline(&o->deadline_s),
 		CLI_OPT_END,
 	};
-	enum cli_verdict v = cli_command(argc, argv, opts, "--generate [OPTIONS]", gen_more,
-					 NULL, NULL);
+	memcpy(t, opts, sizeof opts);
+}
+
+void mutants_gen_help(FILE *f)
+{
+	struct gopts o = {0};
+	struct cli_opt t[GEN_NOPTS];
+	gen_opts(&o, t);
+	fputs(gen_more, f);
+	fprintf(f, "options of --generate:\n");
+	cli_help_options(f, t + 1);
+}
+
+static int parse(int argc, char **argv, struct gopts *o)
+{
+	*o = (struct gopts){ .outdir = "reports/mutation", .seed = 1,
+			     .deadline_s = KR_DEFAULT_DEADLINE_S, .files = GEN_FILES };
+	struct cli_opt opts[GEN_NOPTS];
+	gen_opts(o, opts);
+	enum cli_verdict v = cli_command(argc, argv, opts, GEN_SYNOPSIS, gen_more, NULL, NULL);
 	if (v == CLI_OK && o->resume)
 		o->outdir = o->resume;
 	if (v == CLI_OK && (o->rerun_survivors || o->rerun) && !o->resume) {
@@ -184,8 +213,9 @@ struct gen {
 	char **files;            /* relative paths */
 	char **texts;            /* their pristine text */
 	size_t nfiles;
-	struct gmut *v;
+	struct gmut *v;          /* every mutant, those in constant contexts too */
 	size_t n;
+	size_t nconst;           /* of them in constant contexts: not run */
 	char rhash[65];
 };
 
@@ -229,11 +259,29 @@ static int generate(struct gen *g, const char *cache, const char *suite, const c
 	free(sv);
 	if (rc == 0) {
 		g->n = gen_finish(g->v, g->n, &dropped);
+		for (size_t i = 0; i < g->n; i++)
+			g->nconst += g->v[i].constant != NULL;
 		ku_progress("mutants: %zu mutants generated in %zu files (%zu sites did not fit "
-			    "their operator, %zu mutants overlapped another)", g->n, g->nfiles,
-			    skipped, dropped);
+			    "their operator, %zu mutants overlapped another, %zu in constant "
+			    "contexts left out: static tables, case labels...)", g->n - g->nconst,
+			    g->nfiles, skipped, dropped, g->nconst);
 	}
 	return rc;
+}
+
+/* Take the mutants in constant contexts out of a sample (pick[]), unless a
+ * run already gave them a verdict (a state from before they were left
+ * out: its errors stay as they were).  Returns how many went. */
+static size_t drop_constants(const struct gen *g, unsigned char *pick, size_t *sample)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (pick[i] && g->v[i].constant && g->v[i].m.status == MS_PENDING) {
+			pick[i] = 0;
+			(*sample)--;
+			k++;
+		}
+	return k;
 }
 
 static const struct gmut *find_key(const struct gen *g, const char *key)
@@ -304,7 +352,9 @@ static void list_mutants(const struct gen *g)
 {
 	for (size_t i = 0; i < g->n; i++) {
 		const struct mutant *m = &g->v[i].m;
-		printf("%u\t%s\t%s\t%s\t->\t%s\n", m->id, m->key, m->func, m->orig, m->repl);
+		if (!g->v[i].constant)
+			printf("%u\t%s\t%s\t%s\t->\t%s\n", m->id, m->key, m->func, m->orig,
+			       m->repl);
 	}
 }
 
@@ -358,16 +408,17 @@ static void cover_triage(const struct cover_map *map, const char *unmapped, stru
 }
 
 /* The programs of the baseline that the map does not know (added after
- * make coverage wrote it), space-separated into out. */
+ * make coverage wrote it, or whose cases changed since: cover_check_cases),
+ * space-separated into out. */
 static void unmapped_programs(const struct cover_map *map, const struct column *base,
 			      struct rbuf *out)
 {
 	for (size_t i = 0; i < base->ncases; i++) {
 		const char *id = base->cases[i].id;
 		size_t pl = strcspn(id, ":");
-		bool known = false;
-		for (size_t k = 0; k < map->nprogs && !known; k++)
-			known = strlen(map->progs[k]) == pl && !strncmp(map->progs[k], id, pl);
+		char prog[256];
+		snprintf(prog, sizeof prog, "%.*s", (int)pl, id);
+		bool known = cover_knows(map, prog);
 		if (!known && out->len)
 			known = filter_holds(out->s, id, pl);
 		if (!known)
@@ -421,8 +472,19 @@ static void note_unmapped(const struct cover_map *map, const struct column *base
 	*out = (struct rbuf){0};
 	unmapped_programs(map, base, out);
 	if (out->len)
-		ku_progress("mutants: programs newer than the coverage map run for every mutant "
-			    "(make coverage maps them): %.300s", rbuf_str(out));
+		ku_progress("mutants: programs the coverage map does not know (newer than it, "
+			    "or their cases changed since) run for every mutant (make coverage "
+			    "maps them): %.300s", rbuf_str(out));
+}
+
+/* A map just loaded: its case lists held against the suite's cases now. */
+static void map_loaded(struct cover_map *map, const struct kr_env *e)
+{
+	char note[1024];
+	cover_check_cases(map, (const char *const *)e->expected.v, e->expected.n, note,
+			  sizeof note);
+	if (note[0])
+		ku_progress("mutants: %s", note);
 }
 
 /* The build directory kernel/ uses for tree:DIR (resolve_tree.c). */
@@ -722,60 +784,77 @@ static int reopen_verdicts(struct gen *g, const unsigned char *pick, bool surviv
 	return rc;
 }
 
-/* A kill counts when it repeats: boot mutant m again with only its killing
- * cases.  A case that failed once and passes on the next boot is a flaky
- * case or a race the mutant seldom loses, and neither may raise the score.
- * 1 when a killer failed again, 0 when all passed, -1 when the second boot
- * said nothing (it did not reach the suite, or was interrupted).  The
- * caller has set m's id on the kernel command line and its deadlines. */
+/* A kill counts when it repeats: boot mutant m again, with only its
+ * killing cases (killers), or, after a run that hung or whose kernel died
+ * (dead_or_hung), with the same programs.  A case that failed once and
+ * passes on the next boot is a flaky case or a race the mutant seldom
+ * loses, and a hang once may be the emulator's on a loaded host: neither
+ * may raise the score.  1 when a killer failed again (or the kernel hung
+ * or died again), 0 when all passed, -1 when the second boot said nothing
+ * (it did not reach the suite, or was interrupted).  The caller has set
+ * m's id on the kernel command line and its deadlines. */
 static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
-			const struct kr_result *base, struct mutant *m, const char *killers)
+			const struct kr_result *base, struct mutant *m, const char *killers,
+			const char *filter, bool dead_or_hung)
 {
 	char tag[200], safe[180];
 	safe_name(m->key, safe, sizeof safe);
 	snprintf(tag, sizeof tag, "%s.again", safe);
-	ku_progress("mutants: %s: killed by %s; once more with those cases", m->key, killers);
+	const char *run = dead_or_hung ? filter : killers;
+	if (dead_or_hung)
+		ku_progress("mutants: %s: %s; once more with the same programs", m->key, killers);
+	else
+		ku_progress("mutants: %s: killed by %s; once more with those cases", m->key,
+			    killers);
 	struct kr_result r;
-	kr_run(e, ki, tag, killers, base->col, true, &r);
+	kr_run(e, ki, tag, run, base->col, true, &r);
 	m->secs += r.wall_s;
 	int rc = -1;
 	if (r.begun && !kr_interrupted) {
-		rc = r.end == RUN_TIMEOUT ? 1 : 0;
+		rc = r.end == RUN_TIMEOUT || r.end == RUN_PANIC ? 1 : 0;
 		for (size_t i = 0; i < r.col->ncases && rc == 0; i++)
 			if (kr_kills(base->col, r.col, r.col->cases[i].id))
 				rc = 1;
 	}
 	if (rc == 0)
 		ku_progress("mutants: %s: %s passed on the second boot: not counted as a kill",
-			    m->key, killers);
+			    m->key, dead_or_hung ? "its programs" : killers);
 	col_free(r.col);
 	return rc;
 }
 
-/* What a kernel that panicked said first, from its console tail: the
- * first "BUG:", "Oops", "general protection" or "Kernel panic" line (its
- * timestamp dropped) and the function in the RIP/PC line; "" when none. */
-static void panic_said(const struct column *c, char *out, size_t n)
+/* What a kernel that died said first, from its console log: the first
+ * "BUG:", "Oops", "general protection" or "Kernel panic" line (its
+ * timestamp dropped) and the function in the RIP/PC line after it; ""
+ * when none. */
+static void panic_said(const char *console, char *out, size_t n)
 {
 	static const char *const marks[] = { "BUG: ", "Oops", "general protection",
 					      "Kernel panic" };
 	out[0] = 0;
-	const char *t = c->console_tail ? c->console_tail : "";
+	char *text = ku_read_file(console, NULL);
+	const char *t = text ? text : "", *after = t;
 	for (const char *l = t; *l && !out[0];) {
 		size_t len = strcspn(l, "\n");
 		for (size_t i = 0; i < sizeof marks / sizeof *marks && !out[0]; i++) {
 			const char *m = memmem(l, len, marks[i], strlen(marks[i]));
-			if (m)
-				snprintf(out, n, "%.*s", (int)(len - (size_t)(m - l)), m);
+			if (m) {
+				size_t k = len - (size_t)(m - l);
+				while (k && m[k - 1] == '\r')
+					k--;
+				snprintf(out, n, "%.*s", (int)k, m);
+				after = l;
+			}
 		}
 		l += len + (l[len] == '\n');
 	}
-	const char *rip = strstr(t, "RIP: 0010:");
+	const char *rip = strstr(after, "RIP: 0010:");
 	if (out[0] && rip) {
 		rip += strlen("RIP: 0010:");
 		size_t used = strlen(out);
-		snprintf(out + used, n - used, " in %.*s", (int)strcspn(rip, " \n"), rip);
+		snprintf(out + used, n - used, " in %.*s", (int)strcspn(rip, " \r\n"), rip);
 	}
+	free(text);
 }
 
 /* Boot the schemata kernel as mutant m with its programs; record what
@@ -801,6 +880,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	int saved = e->deadline_s;
 	e->deadline_s = deadline;
 	e->boot_deadline_s = (int)(GEN_BOOT_FACTOR * base->boot_s) + GEN_DEADLINE_SLACK_S;
+	e->oops_silence_s = KR_OOPS_SILENCE_S;
 	struct kr_result r;
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		kr_run(e, ki, tag, filter, base->col, true, &r);
@@ -813,7 +893,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		    kr_interrupted || attempt == 2)
 			break;
 		char said[240];
-		panic_said(r.col, said, sizeof said);
+		panic_said(r.console, said, sizeof said);
 		ku_progress("mutants: %s: %s before the suite (%s): once more", m->key,
 			    r.end == RUN_PANIC ? "kernel panic"
 			    : r.end == RUN_TIMEOUT ? "boot past its deadline" : "no start",
@@ -826,24 +906,51 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	for (size_t i = 0; r.begun && i < r.col->ncases; i++)
 		if (kr_kills(base->col, r.col, r.col->cases[i].id) && nk++ < 4)
 			rbuf_addf(&killers, "%s%s", killers.len ? " " : "", r.col->cases[i].id);
-	int again = -1; /* the killers on a second boot: 1 failed again, 0 passed */
-	if (nk && r.end != RUN_TIMEOUT && !kr_interrupted)
-		again = confirm_kill(e, ki, base, m, rbuf_str(&killers));
+	/* The kernel died (a panic, or an Oops and then silence) or hung in
+	 * the suite: the cells it left unreported say nothing of their own
+	 * cases, so the second boot runs the same programs. */
+	char said[240] = "", what[400] = "";
+	bool dead = r.begun && r.end == RUN_PANIC, hung = r.begun && r.end == RUN_TIMEOUT;
+	if (dead) {
+		panic_said(r.console, said, sizeof said);
+		if (r.oops_silent)
+			snprintf(what, sizeof what, "kernel Oops, then no output for %d s: %.250s",
+				 KR_OOPS_SILENCE_S, said[0] ? said : r.err);
+		else
+			snprintf(what, sizeof what, "kernel panic: %.250s",
+				 said[0] ? said : "nothing on the console says why");
+	} else if (hung) {
+		snprintf(what, sizeof what, "no end within %d s (its programs take %.0f s on id 0)",
+			 deadline, expect);
+	}
+	int again = -1; /* a second boot: 1 bad again, 0 passed, -1 said nothing */
+	if (!kr_interrupted && (dead || hung))
+		again = confirm_kill(e, ki, base, m, what, filter, true);
+	else if (!kr_interrupted && nk && r.end != RUN_TIMEOUT)
+		again = confirm_kill(e, ki, base, m, rbuf_str(&killers), filter, false);
+	const char *twice = again == 1 ? ", again on a second boot"
+			  : again == -1 ? " (a second boot did not reach the suite)" : "";
 	e->deadline_s = saved;
+	e->oops_silence_s = 0;
 	unsetenv("TTYPOT_KERNEL_ARGS");
 	if (kr_interrupted) {
 		/* stays pending: --resume runs it again */
 	} else if (again == 0) {
 		m->status = MS_SURVIVED;
-		snprintf(m->reason, sizeof m->reason, "%s %s", MUT_NOT_REPEATED, rbuf_str(&killers));
+		snprintf(m->reason, sizeof m->reason, "%s %.250s", MUT_NOT_REPEATED,
+			 what[0] ? what : rbuf_str(&killers));
 	} else if (r.end == RUN_TIMEOUT && !r.begun) {
 		m->status = MS_KILLED_TIMEOUT;
 		snprintf(m->reason, sizeof m->reason, "no suite within the boot deadline of %d s "
 			 "(id 0 boots in %.0f s), twice", e->boot_deadline_s, base->boot_s);
-	} else if (r.end == RUN_TIMEOUT) {
+	} else if (hung) {
 		m->status = MS_KILLED_TIMEOUT;
-		snprintf(m->reason, sizeof m->reason, "no end within %d s (its programs take "
-			 "%.0f s on id 0)%s%s", deadline, expect, nk ? ": " : "", rbuf_str(&killers));
+		snprintf(m->reason, sizeof m->reason, "%s%s%s%.120s", what, twice,
+			 nk ? ": " : "", rbuf_str(&killers));
+	} else if (dead) {
+		m->status = MS_KILLED;
+		snprintf(m->reason, sizeof m->reason, "%.200s%s%s%.120s", what, twice,
+			 nk ? ": " : "", rbuf_str(&killers));
 	} else if (nk) {
 		m->status = MS_KILLED;
 		snprintf(m->reason, sizeof m->reason, "%s", rbuf_str(&killers));
@@ -851,16 +958,15 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 			       (column_taint_appeared(r.col) && !column_taint_appeared(base->col)))) {
 		/* Nothing a program read differed; the kernel itself complained. */
 		m->status = MS_KILLED_WARNING;
-		const char *what = r.col->nkw ? r.col->kw[r.col->nkw - 1].text : "new taint";
+		const char *w = r.col->nkw ? r.col->kw[r.col->nkw - 1].text : "new taint";
 		char progs[160] = "";
 		if (r.col->nkw && r.col->kw[r.col->nkw - 1].cases.n)
 			snprintf(progs, sizeof progs, " (running: %s)",
 				 r.col->kw[r.col->nkw - 1].cases.v[0]);
-		snprintf(m->reason, sizeof m->reason, "kernel warning: %.200s%s", what, progs);
+		snprintf(m->reason, sizeof m->reason, "kernel warning: %.200s%s", w, progs);
 	} else if (!r.begun && r.end == RUN_PANIC) {
 		m->status = MS_KILLED;
-		char said[240];
-		panic_said(r.col, said, sizeof said);
+		panic_said(r.console, said, sizeof said);
 		snprintf(m->reason, sizeof m->reason, "kernel panic before the suite started, "
 			 "twice%s%s", said[0] ? ": " : "", said);
 	} else if (!r.begun) {
@@ -974,6 +1080,9 @@ int cmd_mutants_generate(int argc, char **argv)
 			goto out;
 		}
 		sp = have;
+		size_t k = drop_constants(&g, pick, &sp.sample);
+		if (k)
+			ku_progress("mutants: %zu pending mutants in constant contexts left out", k);
 		ku_progress("mutants: resuming %s: %zu mutants of %zu, seed %llu", o.outdir,
 			    sp.sample, sp.generated, sp.seed);
 		if ((o.rerun_survivors || o.rerun) &&
@@ -994,6 +1103,11 @@ int cmd_mutants_generate(int argc, char **argv)
 					fprintf(stderr, "ttypot: mutants: --keys: %s: no such mutant "
 						"(--list shows them)\n", t);
 					bad = true;
+				} else if (m->constant) {
+					fprintf(stderr, "ttypot: mutants: --keys: %s is in %s, where no "
+						"runtime guard can go: --patch %s writes it for "
+						"ttypot mutants PATCH\n", t, m->constant, t);
+					bad = true;
 				} else if (!pick[m - g.v]) {
 					pick[m - g.v] = 1;
 					sp.sample++;
@@ -1003,11 +1117,18 @@ int cmd_mutants_generate(int argc, char **argv)
 			if (bad)
 				goto out;
 		} else {
+			/* Drawn over every mutant, then the constant ones dropped:
+			 * the draw of a seed is the same as before they were. */
 			sp.sample = sample_pick(g.v, g.n, o.sample ? (size_t)o.sample : g.n,
 						sp.seed, pick);
+			size_t k = drop_constants(&g, pick, &sp.sample);
+			if (k)
+				ku_progress("mutants: %zu of the draw in constant contexts left out",
+					    k);
 		}
-		ku_progress("mutants: sample of %zu of %zu mutants (seed %llu)", sp.sample, g.n,
-			    sp.seed);
+		sp.generated = g.n - g.nconst;
+		ku_progress("mutants: sample of %zu of %zu mutants (seed %llu)", sp.sample,
+			    sp.generated, sp.seed);
 	}
 	if (mkdir_p(o.outdir) < 0 || mkdir_p(workdir) < 0) {
 		fprintf(stderr, "ttypot: mutants: %s: %s\n", o.outdir, strerror(errno));
@@ -1102,6 +1223,7 @@ int cmd_mutants_generate(int argc, char **argv)
 			    o.cases ? "the --cases programs" : "the whole suite");
 	} else if (cover_load(mapf, &map, err, sizeof err) == 0) {
 		have_map = true;
+		map_loaded(&map, &e);
 	} else if (o.map) {
 		fprintf(stderr, "ttypot: mutants: --map: %s\n", err);
 		{ col_free(base.col); free(order); goto out; }
@@ -1140,6 +1262,7 @@ int cmd_mutants_generate(int argc, char **argv)
 		    cover_load(mapf, &map, err, sizeof err) == 0) {
 			have_map = true;
 			ku_progress("mutants: coverage map %s: used from here on", mapf);
+			map_loaded(&map, &e);
 			note_unmapped(&map, base.col, &unmapped);
 		}
 		if (!m->covered_by[0]) {

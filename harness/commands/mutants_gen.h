@@ -16,6 +16,10 @@
 #ifndef TTYPOT_MUTANTS_GEN_H
 #define TTYPOT_MUTANTS_GEN_H
 
+#include <stdio.h>
+
 int cmd_mutants_generate(int argc, char **argv);
+/* Its part of `ttypot mutants --help`: what it does and its options. */
+void mutants_gen_help(FILE *f);
 
 #endif

@@ -85,6 +85,8 @@ int patch_order_plan(const char *suite, const char *map_path, const char *tree,
 		snprintf(err, errlen, "coverage map: %s", why);
 		return -1;
 	}
+	po->nstale = cover_check_cases(&m, (const char *const *)expected->v, expected->n,
+				       po->note, sizeof po->note);
 	struct dm_diff d;
 	struct dm_result r;
 	int rc = -1;
@@ -100,7 +102,8 @@ int patch_order_plan(const char *suite, const char *map_path, const char *tree,
 	if (!r.all)
 		filters(&r, expected, po);
 	/* A program the map names that the suite no longer has is not run;
-	 * a suite program the map never saw is in first (dm_selects). */
+	 * a suite program the map never saw, or whose cases changed since,
+	 * is in first (dm_selects). */
 	dm_result_free(&r);
 	rc = 0;
 out_diff:

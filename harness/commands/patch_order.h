@@ -27,10 +27,13 @@ struct patch_order {
 	size_t nprogs;     /* programs in first */
 	size_t nlines;     /* changed lines the map answered for */
 	bool by_function;  /* some file of another version went by function names */
+	size_t nstale;     /* programs whose cases differ from the map's: in first */
+	char note[1024];   /* what cover_check_cases said about them ("" nothing) */
 };
 
 /* The map (map_path, or SUITE/PATCH_ORDER_MAP when NULL) and the diff of
- * tree against base.  0: po filled (po->all when the map cannot narrow it);
+ * tree against base; a program whose cases in expected differ from the
+ * map's counts as one the map does not know (po->note names them).  0: po filled (po->all when the map cannot narrow it);
  * -1 with a message: no map, a map that does not load, git failed. */
 int patch_order_plan(const char *suite, const char *map_path, const char *tree,
 		     const char *base, const struct idlist *expected,

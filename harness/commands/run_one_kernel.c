@@ -172,6 +172,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	snprintf(results, sizeof results, "%s/%s.results", e->workdir, safe);
 	snprintf(console, sizeof console, "%s/%s.console", e->workdir, safe);
 	snprintf(outcome, sizeof outcome, "%s/%s.outcome", e->workdir, safe);
+	snprintf(r->console, sizeof r->console, "%s", console);
 	char tmpdir[PATH_MAX + 160];
 	snprintf(tmpdir, sizeof tmpdir, "%s/%s.tmp", e->workdir, safe);
 	ku_rm_rf(tmpdir);
@@ -185,7 +186,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	for (size_t i = 0; i < e->expected.n; i++)
 		nexpected += case_selected(filter, e->expected.v[i]);
 	struct run_opts ro = { e->suite, e->initramfs, filter, e->deadline_s, e->kyua_vars,
-			       e->boot_deadline_s };
+			       e->boot_deadline_s, e->oops_silence_s };
 	struct detached_paths dp = { results, console, outcome, tmpdir };
 	double t0 = proc_now();
 	pid_t pid = run_detached(ki, &ro, &dp);
@@ -242,6 +243,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	struct column *c = r->col;
 	if (have) {
 		r->end = out.end;
+		r->oops_silent = out.oops_silent;
 		r->boot_s = out.boot_s;
 		r->suite_s = out.suite_s;
 		snprintf(c->accel, sizeof c->accel, "%s", out.accel);

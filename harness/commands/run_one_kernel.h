@@ -18,6 +18,11 @@
 #include "result.h"
 
 #define KR_DEFAULT_DEADLINE_S 1800
+/* Mutation runs: a kernel that Oopses and then prints nothing, on the
+ * console or the results channel, for this long is dead; its boot ends
+ * there (kr_env.oops_silence_s) instead of at the deadline.  An Oops on a
+ * mutant is a kill in any case. */
+#define KR_OOPS_SILENCE_S 20
 
 extern volatile sig_atomic_t kr_interrupted;
 /* SIGINT/SIGTERM set kr_interrupted (runs stop, QEMU is killed). */
@@ -33,6 +38,8 @@ struct kr_env {
 	struct expectations ex;
 	int deadline_s;          /* per boot */
 	int boot_deadline_s;     /* to the suite's start, per boot; 0 none */
+	int oops_silence_s;      /* an Oops and then silence this long ends a
+				    boot as a panic (run_opts); 0: never */
 	bool quiet;              /* no per-case progress lines */
 	const char *kyua_vars;   /* extra Kyua "-v" words for every run, or NULL */
 };
@@ -61,6 +68,8 @@ struct kr_result {
 				  passes in ref and fails here; -1 none */
 	bool stopped_at_kill;  /* stop_on_kill ended the run: only the cases
 				  reported by then are in col */
+	bool oops_silent;      /* ended as a panic: an Oops, then silence */
+	char console[PATH_MAX + 160]; /* the boot's console log */
 	char err[512];
 };
 

@@ -97,8 +97,8 @@ if [ "$whole" = 0 ]; then
 		die extract "the guest sent one whole-suite dump, not per-program ones (its fixtures/guest/init predates gcov-per-program.sh?)"
 	echo "coverage: step 'map'" >&2
 	"$here/map.sh" "$output/gcov" "$map" \
-		"linux-source-6.12 $release, suite $describe, $(date -u '+%Y-%m-%d %H:%M UTC')" ||
-		die map "see the message above"
+		"linux-source-6.12 $release, suite $describe, $(date -u '+%Y-%m-%d %H:%M UTC')" \
+		"$suite" "$cases" || die map "see the message above"
 	# The whole-suite numbers: the sum of the boot set and every program.
 	union=$output/gcov-union
 	rm -rf "$union"

@@ -4,14 +4,23 @@
 # from a per-program extraction (extract.sh: OUTDIR/index, OUTDIR/NNN/),
 # with gcc-12's gcov --json-format: the lines of drivers/tty each program
 # executed, the lines the boot dump holds (every program: "*"), the line
-# range of every function, each program's seconds.
-# Usage: map.sh GCDA_DIR MAP_FILE SOURCE_NOTE
+# range of every function, each program's seconds and its cases.
+# Usage: map.sh GCDA_DIR MAP_FILE SOURCE_NOTE SUITE_DIR [FILTER]
 #   SOURCE_NOTE: the text after "# source " (kernel, suite, date).
+#   SUITE_DIR: the built tree whose programs ran: each program's cases are
+#   its `SUITE_DIR/cases/PROGRAM -l` listing, so that a case added later
+#   makes the program stale (unmapped) for the map's users.
+#   FILTER: the run's --cases; a program it names case by case (PROG:CASE)
+#   ran only those, and the map records only those.
 set -euo pipefail
-gcda=$(cd "${1:?usage: map.sh GCDA_DIR MAP_FILE SOURCE_NOTE}" && pwd)
-map=${2:?}
-note=${3:?}
+usage="usage: map.sh GCDA_DIR MAP_FILE SOURCE_NOTE SUITE_DIR [FILTER]"
+gcda=$(cd "${1:?$usage}" && pwd)
+map=${2:?$usage}
+note=${3:?$usage}
+suite=${4:?$usage}
+filter=$(printf '%s' "${5:-}" | tr ',' ' ')
 die() { echo "coverage: map step failed: $*" >&2; exit 1; }
+[ -d "$suite/cases" ] || die "$suite/cases: not a built ttypot tree"
 
 gcov=$(command -v gcov-12 || command -v gcov) || die "no gcov (install gcc-12)"
 command -v jq >/dev/null || die "no jq (install jq)"
@@ -56,11 +65,32 @@ while read -r dir prog secs; do
 done <"$gcda/index"
 [ -s "$work/progs" ] || die "no program's counters in $gcda/index"
 
+# cases_of PROG: the program's cases as they ran, on one line: its -l
+# listing, cut to the ones FILTER names when it names some of them.
+cases_of() {
+	local list named="" w
+	list=$("$suite/cases/$1" -l 2>/dev/null | sed -n 's/^ident: //p') || return 1
+	[ -n "$list" ] || return 1
+	for w in $filter; do
+		case $w in "$1":*) named="$named${w#"$1":}"$'\n' ;; esac
+	done
+	[ -z "$named" ] || list=$(printf '%s\n' "$list" | grep -Fx -f <(printf '%s' "$named")) ||
+		return 1
+	printf '%s' "$list" | tr '\n' ' '
+}
+
 tmp=$map.tmp
 {
-	echo "# ttypot coverage map 1"
+	echo "# ttypot coverage map 2"
 	echo "# source $note"
-	awk '{ printf "program %s %s\n", $2, $3 }' "$work/progs"
+	while read -r _ prog secs; do
+		echo "program $prog $secs"
+		if c=$(cases_of "$prog"); then
+			echo "cases $prog $c"
+		else
+			echo "coverage: no case list for $prog ($suite/cases/$prog -l): the map's users run it as a program the map does not know" >&2
+		fi
+	done <"$work/progs"
 	sort -k2,2 -k3,3n "$work/fns"
 	# One line per file:line; a line in the boot dump is "*" alone.
 	sort -k1,1 -k2,2n -k3,3n "$work/lines" | awk -v progs="$work/progs" '

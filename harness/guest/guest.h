@@ -25,11 +25,17 @@ struct run_opts {
 	const char *kyua_vars;    /* extra "-v name=value" words, or NULL */
 	int boot_deadline_s;      /* the suite's begin line within this, or the
 				     run is stopped as a timeout; 0: none */
+	int oops_silence_s;       /* an Oops on the console and then nothing on
+				     the console or the results channel for this
+				     long: the guest is dead, the run ends as a
+				     panic at once (mutation runs); 0: wait for
+				     the deadline */
 };
 
 enum run_end {
 	RUN_DONE,    /* the suite reported its end line */
-	RUN_PANIC,   /* the console shows a kernel panic/oops before the end */
+	RUN_PANIC,   /* the console shows a kernel panic before the end, or an
+			Oops and then silence (run_opts.oops_silence_s) */
 	RUN_TIMEOUT, /* deadline passed */
 	RUN_SILENT,  /* the guest exited without an end line and no panic */
 	RUN_ERROR,   /* could not start (err says why) */
@@ -42,6 +48,8 @@ struct run_outcome {
 	double suite_s;        /* begin line to end line (or to the stop) */
 	char console_path[1024];
 	char err[512];
+	bool oops_silent;      /* RUN_PANIC because an Oops was followed by
+				  silence (run_opts.oops_silence_s) */
 };
 
 /* Build the guest initramfs once per run from the built suite. */

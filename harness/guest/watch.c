@@ -86,14 +86,38 @@ tail_lines(struct tail *t, void (*fn)(void *, const char *, size_t), void *arg)
 struct seen {
 	int results_fd; /* console protocol lines are copied here, or -1 */
 	double now;
-	double t_begin, t_end, t_panic;
-	bool begin, end, panic;
+	double t_begin, t_end, t_panic, t_oops, t_output;
+	bool begin, end, panic, oops;
+	char oops_line[160]; /* the first Oops line, its timestamp dropped */
 };
+
+/* The lines a kernel prints when it dies in a task (die(), BUG()): x86
+ * prints "Oops: " before every oops, arm64 "Internal error: Oops". A
+ * WARN or a "BUG: sleeping function" is not one: the kernel goes on. */
+static const char *const oops_marks[] = { "Oops: ", "kernel BUG at ",
+					  "Unable to handle kernel " };
+
+static void
+note_oops(struct seen *s, const char *line, size_t len)
+{
+	for (size_t i = 0; i < sizeof oops_marks / sizeof *oops_marks && !s->oops; i++) {
+		const char *m = memmem(line, len, oops_marks[i], strlen(oops_marks[i]));
+		if (!m)
+			continue;
+		size_t n = len - (size_t)(m - line);
+		while (n && (m[n - 1] == '\n' || m[n - 1] == '\r'))
+			n--;
+		snprintf(s->oops_line, sizeof s->oops_line, "%.*s", (int)n, m);
+		s->oops = true;
+		s->t_oops = s->now;
+	}
+}
 
 static void
 on_result(void *arg, const char *line, size_t len)
 {
 	struct seen *s = arg;
+	s->t_output = s->now;
 	if (!s->begin && line_is(line, len, "begin")) {
 		s->begin = true;
 		s->t_begin = s->now;
@@ -107,6 +131,8 @@ static void
 on_console(void *arg, const char *line, size_t len)
 {
 	struct seen *s = arg;
+	s->t_output = s->now;
+	note_oops(s, line, len);
 	/* A guest without a results port reports on the console instead. */
 	const char *p = strstr(line, "@TTYPOT1 ");
 	if (p && s->results_fd >= 0) {
@@ -134,7 +160,7 @@ watch_run(struct watch *w, struct run_outcome *out)
 		s.results_fd = open(w->results, O_WRONLY | O_APPEND | O_CLOEXEC);
 	tail_open(&res, w->results, w->offset);
 	tail_open(&con, w->console, 0);
-	bool exited = false, killed = false, boot_late = false;
+	bool exited = false, killed = false, boot_late = false, dead = false;
 	int st = 0;
 	double last_note = w->t0;
 	for (;;) {
@@ -156,6 +182,15 @@ watch_run(struct watch *w, struct run_outcome *out)
 		    (s.panic && s.now - s.t_panic > AFTER_PANIC_GRACE_S)) {
 			proc_kill(w->pid, 1000);
 			exited = true;
+			continue;
+		}
+		double quiet = s.now - (s.t_output > s.t_oops ? s.t_output : s.t_oops);
+		if (w->oops_silence_s > 0 && s.oops && !s.end && quiet > w->oops_silence_s) {
+			ku_progress("%s: the kernel Oopsed (%s) and has said nothing for "
+				    "%d s: it is dead, stopping it", w->who, s.oops_line,
+				    w->oops_silence_s);
+			proc_kill(w->pid, 1000);
+			exited = dead = true;
 			continue;
 		}
 		if (el > w->deadline_s) {
@@ -190,7 +225,7 @@ watch_run(struct watch *w, struct run_outcome *out)
 	double stop = proc_now();
 	if (s.end)
 		out->end = RUN_DONE;
-	else if (s.panic)
+	else if (s.panic || dead)
 		out->end = RUN_PANIC;
 	else if (killed)
 		out->end = RUN_TIMEOUT;
@@ -201,6 +236,11 @@ watch_run(struct watch *w, struct run_outcome *out)
 	if (out->end == RUN_SILENT)
 		snprintf(out->err, sizeof out->err, "%s exited (status %d) "
 			 "without an end line", w->who, st);
+	out->oops_silent = dead && !s.panic;
+	if (out->oops_silent)
+		snprintf(out->err, sizeof out->err, "the kernel Oopsed (%s) and then "
+			 "said nothing for %d s: stopped as dead", s.oops_line,
+			 w->oops_silence_s);
 	if (boot_late && out->end == RUN_TIMEOUT)
 		snprintf(out->err, sizeof out->err, "%s did not start the suite "
 			 "within the boot deadline of %d s", w->who, w->boot_deadline_s);
@@ -217,6 +257,7 @@ watch_spawn(const char *const argv[], const struct proc_opts *po,
 			  .deadline_s = o->deadline_s > 0 ? o->deadline_s
 							  : 3600,
 			  .boot_deadline_s = o->boot_deadline_s,
+			  .oops_silence_s = o->oops_silence_s,
 			  .results = results_path,
 			  .offset = off,
 			  .console = out->console_path,

@@ -12,12 +12,15 @@
 
 /* Watch a started runner (host script or QEMU) until it exits, the deadline
  * passes, or it is done: the results file for the begin/end lines, the
- * console for a kernel panic.  Kills what is left; fills out. */
+ * console for a kernel panic (and an Oops followed by silence, when
+ * oops_silence_s).  Kills what is left; fills out. */
 struct watch {
 	pid_t pid;
 	double t0;              /* when the runner started */
 	int deadline_s;
 	int boot_deadline_s;    /* no begin line by then: stopped; 0 none */
+	int oops_silence_s;     /* an Oops, then no output this long: stopped
+				   as dead (a panic); 0 never (run_opts) */
 	const char *results;    /* results file, read from offset onwards */
 	long long offset;
 	const char *console;    /* scanned for panics when scan_panic */

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #define COVER_MAGIC "# ttypot coverage map "
-#define COVER_VERSION 1
+/* The version written; every version from 1 up to it is read. */
+#define COVER_VERSION 2
 
 struct loader {
 	const char *path;
@@ -115,10 +116,35 @@ static int parse_program(struct loader *L, struct cover_map *m, char **w, int n)
 	m->progs = grow(m->progs, &L->cap_progs, m->nprogs, sizeof *m->progs);
 	size_t cap = L->cap_progs;
 	m->prog_secs = realloc(m->prog_secs, cap * sizeof *m->prog_secs);
-	if (!m->prog_secs)
+	m->prog_cases = realloc(m->prog_cases, cap * sizeof *m->prog_cases);
+	m->prog_ncases = realloc(m->prog_ncases, cap * sizeof *m->prog_ncases);
+	m->prog_stale = realloc(m->prog_stale, cap * sizeof *m->prog_stale);
+	if (!m->prog_secs || !m->prog_cases || !m->prog_ncases || !m->prog_stale)
 		abort();
 	m->progs[m->nprogs] = xstrdup(w[1]);
+	m->prog_cases[m->nprogs] = NULL;
+	m->prog_ncases[m->nprogs] = 0;
+	m->prog_stale[m->nprogs] = false;
 	m->prog_secs[m->nprogs++] = secs;
+	return 0;
+}
+
+static int parse_cases(struct loader *L, struct cover_map *m, char **w, int n)
+{
+	if (n < 3)
+		return fail(L, "'cases' takes a program and its cases");
+	long p = find_prog(m, w[1], m->nprogs ? m->nprogs - 1 : 0);
+	if (p < 0)
+		return fail(L, "cases of %s: it has no 'program' line before them", w[1]);
+	if (m->prog_cases[p])
+		return fail(L, "cases of %s listed twice", w[1]);
+	char **v = calloc((size_t)(n - 2), sizeof *v);
+	if (!v)
+		abort();
+	for (int i = 2; i < n; i++)
+		v[i - 2] = xstrdup(w[i]);
+	m->prog_cases[p] = v;
+	m->prog_ncases[p] = (size_t)(n - 2);
 	return 0;
 }
 
@@ -212,9 +238,10 @@ static int parse(struct loader *L, struct cover_map *m, char *text)
 				break;
 			}
 			int v = atoi(l + strlen(COVER_MAGIC));
-			if (v != COVER_VERSION)
-				rc = fail(L, "coverage map version %d, this ttypot reads %d", v,
+			if (v < 1 || v > COVER_VERSION)
+				rc = fail(L, "coverage map version %d, this ttypot reads 1 to %d", v,
 					  COVER_VERSION);
+			m->version = v;
 			magic = true;
 			continue;
 		}
@@ -230,12 +257,14 @@ static int parse(struct loader *L, struct cover_map *m, char *text)
 			rc = fail(L, "more than %d words on a line", MAX_WORDS);
 		else if (!strcmp(w[0], "program"))
 			rc = parse_program(L, m, w, n);
+		else if (!strcmp(w[0], "cases"))
+			rc = parse_cases(L, m, w, n);
 		else if (!strcmp(w[0], "fn"))
 			rc = parse_fn(L, m, w, n);
 		else if (!strcmp(w[0], "line"))
 			rc = parse_line(L, m, w, n);
 		else
-			rc = fail(L, "unknown record '%s' (program, fn or line)", w[0]);
+			rc = fail(L, "unknown record '%s' (program, cases, fn or line)", w[0]);
 	}
 	free(w);
 	if (rc == 0 && !magic) {
@@ -275,8 +304,12 @@ int cover_load(const char *path, struct cover_map *m, char *err, size_t errlen)
 
 void cover_free(struct cover_map *m)
 {
-	for (size_t i = 0; i < m->nprogs; i++)
+	for (size_t i = 0; i < m->nprogs; i++) {
 		free(m->progs[i]);
+		for (size_t k = 0; m->prog_cases[i] && k < m->prog_ncases[i]; k++)
+			free(m->prog_cases[i][k]);
+		free(m->prog_cases[i]);
+	}
 	for (size_t i = 0; i < m->nfns; i++) {
 		free(m->fns[i].file);
 		free(m->fns[i].name);
@@ -287,6 +320,9 @@ void cover_free(struct cover_map *m)
 	}
 	free(m->progs);
 	free(m->prog_secs);
+	free(m->prog_cases);
+	free(m->prog_ncases);
+	free(m->prog_stale);
 	free(m->fns);
 	free(m->lines);
 	memset(m, 0, sizeof *m);
@@ -330,14 +366,74 @@ size_t cover_programs(const struct cover_map *m, const char *file, int line, cha
 	if (!c)
 		return 0;
 	char **progs = c->boot ? m->progs : c->progs;
-	size_t n = c->boot ? m->nprogs : c->nprogs, used = 0;
-	for (size_t i = 0; i < n && outlen; i++) {
-		int w = snprintf(out + used, outlen - used, "%s%s", i ? " " : "", progs[i]);
+	size_t n = c->boot ? m->nprogs : c->nprogs, used = 0, listed = 0;
+	bool full = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!cover_knows(m, progs[i]))
+			continue;
+		listed++;
+		int w = full || !outlen ? -1 : snprintf(out + used, outlen - used, "%s%s",
+							used ? " " : "", progs[i]);
 		if (w < 0 || (size_t)w >= outlen - used) {
-			out[used] = '\0'; /* no half program name */
-			break;
+			if (outlen)
+				out[used] = '\0'; /* no half program name */
+			full = true;
+			continue;
 		}
 		used += (size_t)w;
 	}
-	return n;
+	return listed;
+}
+
+bool cover_knows(const struct cover_map *m, const char *prog)
+{
+	long p = find_prog(m, prog, 0);
+	return p >= 0 && !m->prog_stale[p];
+}
+
+/* Does every case of the program's list appear among ids (prog:CASE), and
+ * ids hold no other case of it? */
+static bool same_cases(const struct cover_map *m, size_t p, const char *const *ids,
+		       size_t nids)
+{
+	const char *prog = m->progs[p];
+	size_t pl = strlen(prog), now = 0;
+	for (size_t i = 0; i < nids; i++) {
+		if (strncmp(ids[i], prog, pl) || ids[i][pl] != ':')
+			continue;
+		now++;
+		bool found = false;
+		for (size_t k = 0; k < m->prog_ncases[p] && !found; k++)
+			found = !strcmp(m->prog_cases[p][k], ids[i] + pl + 1);
+		if (!found)
+			return false;
+	}
+	return now == m->prog_ncases[p];
+}
+
+size_t cover_check_cases(struct cover_map *m, const char *const *ids, size_t nids,
+			 char *note, size_t notelen)
+{
+	size_t stale = 0, used = 0;
+	if (notelen)
+		note[0] = '\0';
+	if (m->version < 2) {
+		snprintf(note, notelen, "the coverage map has no case lists (version %d, made "
+			 "before ttypot recorded them): a case added since to a program it "
+			 "maps is not selected for lines the map does not credit to that "
+			 "program; make coverage writes a map with them", m->version);
+		return 0;
+	}
+	for (size_t p = 0; p < m->nprogs; p++) {
+		m->prog_stale[p] = !m->prog_cases[p] || !same_cases(m, p, ids, nids);
+		if (!m->prog_stale[p])
+			continue;
+		if (!stale++ && notelen)
+			used = (size_t)snprintf(note, notelen, "programs whose cases differ from "
+						"the coverage map's, run as the map's unknowns "
+						"(make coverage maps them again):");
+		if (used < notelen)
+			used += (size_t)snprintf(note + used, notelen - used, " %s", m->progs[p]);
+	}
+	return stale;
 }

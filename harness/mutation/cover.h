@@ -11,15 +11,25 @@
  *
  * The map is a text file people can read (default reports/cover.map):
  *
- *     # ttypot coverage map 1
+ *     # ttypot coverage map 2
  *     # source linux-source-6.12 <release>, suite <git describe>, <date>
  *     program pty/t_open 3.2              # seconds on the gcov kernel
+ *     cases pty/t_open master_opens slave_opens_after_unlock
  *     fn drivers/tty/n_tty.c 1530 1620 n_tty_set_termios
  *     line drivers/tty/n_tty.c 1234 *                      # boot: every program
  *     line drivers/tty/n_tty.c 1235 pty/t_open canon/t_line_edit
  *
  * Paths are relative to the kernel source root; lines are 1-based lines of
  * the unmodified source.  A line not listed was executed by no program.
+ *
+ * "cases" (version 2) lists the cases a program had when the map was made
+ * (its `-l` listing), after its "program" line.  A map records what those
+ * cases executed and nothing about a case added since, so a program whose
+ * cases differ now, or whose list the map lacks, is stale
+ * (cover_check_cases): it counts as a program the map does not know, which
+ * every user of the map runs for every mutant or change.  A version 1 map
+ * (no case lists) still loads; its case lists are unknown and its programs
+ * are trusted as they were (cover_check_cases says so).
  */
 #ifndef TTYPOT_COVER_H
 #define TTYPOT_COVER_H
@@ -41,8 +51,12 @@ struct cover_line {
 };
 
 struct cover_map {
+	int version;          /* of the file: 1 has no case lists */
 	char **progs;         /* every program the map knows */
 	double *prog_secs;    /* its seconds on the gcov kernel (-1 unknown) */
+	char ***prog_cases;   /* its cases when the map was made (NULL unknown) */
+	size_t *prog_ncases;
+	bool *prog_stale;     /* cover_check_cases: its cases changed since */
 	size_t nprogs;
 	struct cover_fn *fns;
 	size_t nfns;
@@ -66,8 +80,22 @@ const struct cover_fn *cover_fn_named(const struct cover_map *m,
 				      const char *file, const char *name);
 
 /* Programs reaching file:line, space-separated, into out; every program
- * when the line is a boot line.  Returns how many (0: not covered). */
+ * when the line is a boot line.  Stale programs are left out: the caller
+ * runs them as programs the map does not know.  Returns how many (0: not
+ * covered). */
 size_t cover_programs(const struct cover_map *m, const char *file, int line,
 		      char *out, size_t outlen);
+
+/* Hold the map's case lists against the suite's cases now (ids:
+ * "program:case", as `kyua list` gives them): each program whose list
+ * differs, or that has none in a version 2 map, is marked stale.  note
+ * gets one sentence for the user ("" when nothing is to be said): the
+ * stale programs, or that a version 1 map cannot tell.  Returns how many
+ * programs are stale. */
+size_t cover_check_cases(struct cover_map *m, const char *const *ids, size_t nids,
+			 char *note, size_t notelen);
+
+/* Does the map know prog and its cases (listed and not stale)? */
+bool cover_knows(const struct cover_map *m, const char *prog);
 
 #endif

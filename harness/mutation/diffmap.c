@@ -240,7 +240,8 @@ int dm_map(const struct cover_map *m, const struct dm_diff *d, const char *tree,
 	free(buf);
 	r->known = xrealloc(NULL, (m->nprogs + 1) * sizeof *r->known);
 	for (size_t i = 0; i < m->nprogs; i++)
-		r->known[r->nknown++] = xstrdup(m->progs[i]);
+		if (cover_knows(m, m->progs[i])) /* a stale one is unknown: selected */
+			r->known[r->nknown++] = xstrdup(m->progs[i]);
 	if (r->all) {
 		for (size_t i = 0; i < r->nprogs; i++)
 			free(r->progs[i]);

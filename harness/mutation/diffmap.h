@@ -102,7 +102,8 @@ int dm_map(const struct cover_map *m, const struct dm_diff *d, const char *tree,
 void dm_result_free(struct dm_result *r);
 
 /* Is the program in r: reaching the change, or one the map does not know
- * (a program newer than the map may reach anything), or r everything?
+ * (a program newer than the map, or one whose cases changed since it was
+ * made: cover_check_cases, may reach anything), or r everything?
  * None is when only files the build never reads changed. */
 bool dm_selects(const struct dm_result *r, const char *prog);
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* generate.c: sites to mutants (generate.h). */
 #include "generate.h"
+#include "diffmap.h"
 #include "rbuf.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,14 +227,214 @@ static bool expand_one(const char *text, const struct site *s, struct gmut **v, 
 	return *nv > n0;
 }
 
+/* Is the word w (an identifier) at p, not inside a longer identifier? */
+static bool word_at(const char *text, const char *p, const char *w)
+{
+	size_t n = strlen(w);
+	return !strncmp(p, w, n) && !(isalnum((unsigned char)p[n]) || p[n] == '_') &&
+	       (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'));
+}
+
+/* The last occurrence of the word w in [from, to), or NULL. */
+static const char *last_word(const char *text, const char *from, const char *to,
+			     const char *w)
+{
+	const char *last = NULL;
+	for (const char *p = from; p < to; p++)
+		if (word_at(text, p, w))
+			last = p;
+	return last;
+}
+
+/* Inside a function: the start of the statement or declaration holding a,
+ * scanning back to a ';', a block's '}' or a block's '{' at its own level.
+ * Braces of an initialiser are part of it: a '{' after '=', ',' or '{' and
+ * a '}' before ',' (an element) are crossed.  *brace gets a block's '{' that
+ * ended the scan (NULL otherwise). */
+static const char *statement_start(const char *text, long a, const char **brace)
+{
+	int paren = 0, curly = 0;
+	*brace = NULL;
+	for (long i = a - 1; i >= 0; i--) {
+		char c = text[i];
+		if (c == ')' || c == ']')
+			paren++;
+		else if ((c == '(' || c == '[') && paren > 0)
+			paren--;
+		if (paren > 0)
+			continue;
+		if (c == '}') {
+			long j = i + 1;
+			while (isspace((unsigned char)text[j]))
+				j++;
+			if (curly == 0 && text[j] != ',')
+				return text + i + 1; /* the end of a block before it */
+			curly++;
+			continue;
+		}
+		if (c == '{' && curly > 0) {
+			curly--;
+			continue;
+		}
+		if (curly > 0)
+			continue;
+		if (c == ';')
+			return text + i + 1;
+		if (c == '{') {
+			long j = i - 1;
+			while (j >= 0 && isspace((unsigned char)text[j]))
+				j--;
+			if (j >= 0 && (text[j] == '=' || text[j] == ',' || text[j] == '{'))
+				continue; /* an initialiser's brace */
+			*brace = text + i;
+			return text + i + 1;
+		}
+	}
+	return text;
+}
+
+/* gen_constant_context on code_only's text, with the file's functions
+ * found once. */
+static const char *constant_in(const char *text, long a, const struct dm_fn *fns, size_t nfns)
+{
+	/* A macro's body: its uses decide, and the compiler tells. */
+	if (text[a] == ' ')
+		return NULL;
+	int line = 1;
+	for (long i = 0; i < a && text[i]; i++)
+		line += text[i] == '\n';
+	bool inside = false;
+	for (size_t i = 0; i < nfns && !inside; i++)
+		inside = line > fns[i].brace && line < fns[i].end;
+	/* The brace lines themselves: inside when after the body's '{'. */
+	for (size_t i = 0; i < nfns && !inside; i++)
+		if (line == fns[i].brace || line == fns[i].end) {
+			long ls = a;
+			while (ls > 0 && text[ls - 1] != '\n')
+				ls--;
+			const char *ob = memchr(text + ls, '{', (size_t)(a - ls));
+			inside = line == fns[i].brace ? ob != NULL : !memchr(text + ls, '}',
+									   (size_t)(a - ls));
+		}
+	if (!inside)
+		return "outside every function (a static initialiser or a declaration)";
+	const char *brace;
+	const char *st = statement_start(text, a, &brace);
+	const char *end = text + a;
+	const char *c = last_word(text, st, end, "case");
+	if (c && !memchr(c, ':', (size_t)(end - c)))
+		return "a case label";
+	while (st < end && isspace((unsigned char)*st))
+		st++;
+	if (word_at(text, st, "static"))
+		return "a static local's declaration";
+	if (last_word(text, st, end, "BUILD_BUG_ON") || last_word(text, st, end, "static_assert") ||
+	    last_word(text, st, end, "_Static_assert"))
+		return "a BUILD_BUG_ON or static assertion";
+	if (brace) {
+		/* enum [NAME] { ... : the values of an enum. */
+		const char *p = brace;
+		while (p > text && isspace((unsigned char)p[-1]))
+			p--;
+		while (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			p--;
+		const char *q = p;
+		if (!word_at(text, q, "enum")) {
+			while (q > text && isspace((unsigned char)q[-1]))
+				q--;
+			while (q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+				q--;
+		}
+		if (word_at(text, q, "enum"))
+			return "an enum's value";
+	}
+	return NULL;
+}
+
+/* text with comments, the insides of string and character literals and
+ * preprocessor lines blanked (newlines kept, so offsets and lines stay):
+ * what the compiler reads as code.  malloc'd. */
+static char *code_only(const char *text)
+{
+	size_t len = strlen(text);
+	char *c = xrealloc(NULL, len + 1);
+	memcpy(c, text, len + 1);
+	bool bol = true;
+	for (size_t i = 0; i < len;) {
+		char ch = c[i];
+		if (bol && ch == '#') { /* with its continuation lines */
+			while (i < len && !(c[i] == '\n' && (i == 0 || text[i - 1] != '\\'))) {
+				if (c[i] != '\n')
+					c[i] = ' ';
+				i++;
+			}
+			continue;
+		}
+		if (ch == '\n') {
+			bol = true;
+			i++;
+			continue;
+		}
+		if (ch != ' ' && ch != '\t')
+			bol = false;
+		if (ch == '/' && c[i + 1] == '*') {
+			for (; i < len && !(c[i] == '*' && c[i + 1] == '/'); i++)
+				if (c[i] != '\n')
+					c[i] = ' ';
+			for (int k = 0; k < 2 && i < len; k++)
+				c[i++] = ' ';
+			continue;
+		}
+		if (ch == '/' && c[i + 1] == '/') {
+			for (; i < len && c[i] != '\n'; i++)
+				c[i] = ' ';
+			continue;
+		}
+		if (ch == '"' || ch == '\'') {
+			for (i++; i < len && text[i] != ch && text[i] != '\n'; i++) {
+				if (text[i] == '\\' && i + 1 < len)
+					c[i++] = ' ';
+				c[i] = ' ';
+			}
+			i += i < len;
+			continue;
+		}
+		i++;
+	}
+	return c;
+}
+
+const char *gen_constant_context(const char *text, long a)
+{
+	struct dm_fn *fns = NULL;
+	size_t nfns = dm_functions(text, &fns);
+	char *code = code_only(text);
+	const char *why = constant_in(code, a, fns, nfns);
+	free(code);
+	free(fns);
+	return why;
+}
+
 int gen_expand(const char *text, const struct site *s, size_t n, struct gmut **v,
 	       size_t *nv, size_t *skipped, char *err, size_t errlen)
 {
 	(void)err;
 	(void)errlen;
-	for (size_t i = 0; i < n; i++)
-		if (!expand_one(text, &s[i], v, nv))
+	struct dm_fn *fns = NULL;
+	size_t nfns = dm_functions(text, &fns);
+	char *code = code_only(text);
+	for (size_t i = 0; i < n; i++) {
+		size_t n0 = *nv;
+		if (!expand_one(text, &s[i], v, nv)) {
 			(*skipped)++;
+			continue;
+		}
+		const char *why = constant_in(code, (*v)[n0].s, fns, nfns);
+		for (size_t k = n0; k < *nv; k++)
+			(*v)[k].constant = why;
+	}
+	free(code);
+	free(fns);
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* t_cover: the per-program coverage map (harness/mutation/cover.h) and
- * `ttypot cover`, on the small map fixtures/cover/small.map and the broken
- * maps beside it. */
+ * `ttypot cover`, on the small map fixtures/cover/small.map (a version 1
+ * map: no case lists), cases.map (with them) and the broken maps beside
+ * them. */
 #include <atf-c.h>
 
 #include <limits.h>
@@ -133,7 +134,9 @@ ATF_TC_BODY(parse_errors_name_file_and_line, tc)
 {
 	static const struct { const char *file, *where, *what; } bad[] = {
 		{ "no-magic.map", ":1:", "not a ttypot coverage map" },
-		{ "version.map", ":1:", "version 2" },
+		{ "version.map", ":1:", "version 3" },
+		{ "cases-twice.map", ":4:", "cases of pty/t_open listed twice" },
+		{ "cases-no-program.map", ":3:", "cases of pty/t_nope: it has no 'program' line" },
 		{ "unknown-program.map", ":3:", "program pty/t_nope" },
 		{ "bad-range.map", ":4:", "before its first" },
 		{ "twice.map", ":4:", "drivers/tty/n_tty.c:10 is listed twice" },
@@ -154,6 +157,65 @@ ATF_TC_BODY(parse_errors_name_file_and_line, tc)
 			      err);
 		ATF_CHECK_EQ(m.nprogs + m.nlines + m.nfns, 0);
 	}
+}
+
+ATF_TC(case_lists_make_changed_programs_stale);
+ATF_TC_HEAD(case_lists_make_changed_programs_stale, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "cover_check_cases marks stale a program that gained a "
+			  "case, one that lost one and one the map has no list for, keeps one whose "
+			  "cases are the same in another order; stale programs leave "
+			  "cover_programs (boot lines too) and cover_knows, and the note names them");
+}
+ATF_TC_BODY(case_lists_make_changed_programs_stale, tc)
+{
+	char path[PATH_MAX], err[512], note[1024];
+	struct cover_map m;
+	fixture(tc, "cases.map", path, sizeof path);
+	ATF_REQUIRE_EQ_MSG(cover_load(path, &m, err, sizeof err), 0, "%s", err);
+	ATF_CHECK_EQ(m.version, 2);
+	ATF_REQUIRE_EQ(m.nprogs, 4);
+	ATF_REQUIRE_EQ(m.prog_ncases[0], 2);
+	ATF_CHECK_STREQ(m.prog_cases[0][1], "master_and_slave");
+	ATF_CHECK(m.prog_cases[2] == NULL); /* serial/t_loop: no list */
+	/* Before any check every listed program is known. */
+	char out[256];
+	ATF_CHECK_EQ(cover_programs(&m, "drivers/tty/n_tty.c", 101, out, sizeof out), 4);
+	/* pty/t_open gained a case, canon/t_line_edit is the same in another
+	 * order, close/t_race lost its only one (the suite has none now). */
+	const char *ids[] = { "canon/t_line_edit:kill", "canon/t_line_edit:erase",
+			      "pty/t_open:opens", "pty/t_open:master_and_slave",
+			      "pty/t_open:added_later", "serial/t_loop:x" };
+	ATF_CHECK_EQ(cover_check_cases(&m, ids, sizeof ids / sizeof *ids, note, sizeof note), 3);
+	ATF_CHECK(!cover_knows(&m, "pty/t_open"));
+	ATF_CHECK(cover_knows(&m, "canon/t_line_edit"));
+	ATF_CHECK(!cover_knows(&m, "serial/t_loop"));
+	ATF_CHECK(!cover_knows(&m, "close/t_race"));
+	ATF_CHECK(!cover_knows(&m, "pty/t_never_mapped"));
+	ATF_CHECK_MSG(strstr(note, "pty/t_open") && strstr(note, "serial/t_loop") &&
+		      strstr(note, "close/t_race") && !strstr(note, "canon/"), "note: %s", note);
+	ATF_CHECK_EQ(cover_programs(&m, "drivers/tty/n_tty.c", 101, out, sizeof out), 1);
+	ATF_CHECK_STREQ(out, "canon/t_line_edit");
+	ATF_CHECK_EQ(cover_programs(&m, "drivers/tty/n_tty.c", 105, out, sizeof out), 1);
+	ATF_CHECK_STREQ(out, "canon/t_line_edit");
+	ATF_CHECK_EQ(cover_programs(&m, "drivers/tty/n_tty.c", 106, out, sizeof out), 0);
+	/* The suite as the map knew it: nothing stale, nothing said. */
+	const char *same[] = { "pty/t_open:opens", "pty/t_open:master_and_slave",
+			       "canon/t_line_edit:erase", "canon/t_line_edit:kill",
+			       "close/t_race:race" };
+	ATF_CHECK_EQ(cover_check_cases(&m, same, 5, note, sizeof note), 1); /* serial/t_loop */
+	ATF_CHECK(cover_knows(&m, "pty/t_open") && cover_knows(&m, "close/t_race"));
+	cover_free(&m);
+
+	/* A version 1 map still loads: its lists are unknown, its programs
+	 * trusted, and the note says the map cannot tell. */
+	load_small(tc, &m);
+	ATF_CHECK_EQ(m.version, 1);
+	ATF_CHECK_EQ(cover_check_cases(&m, ids, sizeof ids / sizeof *ids, note, sizeof note), 0);
+	ATF_CHECK(cover_knows(&m, "pty/t_open"));
+	ATF_CHECK_MSG(strstr(note, "no case lists") && strstr(note, "make coverage"), "note: %s",
+		      note);
+	cover_free(&m);
 }
 
 /* ttypot cover --map small.map ARGS: its exit status, stdout and stderr. */
@@ -302,6 +364,14 @@ ATF_TC_BODY(pipeline_real_gcov, tc)
 	ATF_CHECK_STREQ(m.progs[1], "p/two");
 	ATF_CHECK(m.prog_secs[0] == 1.5 && m.prog_secs[1] == 2.25);
 	ATF_CHECK_STREQ(m.source, "demo build");
+	/* Each program's cases from its -l listing. */
+	ATF_CHECK_EQ(m.version, 2);
+	ATF_REQUIRE(m.prog_cases[0] && m.prog_cases[1]);
+	ATF_REQUIRE_EQ(m.prog_ncases[0], 2);
+	ATF_CHECK_STREQ(m.prog_cases[0][0], "first_case");
+	ATF_CHECK_STREQ(m.prog_cases[0][1], "second_case");
+	ATF_REQUIRE_EQ(m.prog_ncases[1], 1);
+	ATF_CHECK_STREQ(m.prog_cases[1][0], "only_case");
 	ATF_CHECK_EQ(m.nfns, 4);
 	char progs[1024];
 	fn_programs(&m, "one", progs, sizeof progs);
@@ -327,6 +397,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, lookups);
 	ATF_TP_ADD_TC(tp, boot_lines_every_program);
 	ATF_TP_ADD_TC(tp, parse_errors_name_file_and_line);
+	ATF_TP_ADD_TC(tp, case_lists_make_changed_programs_stale);
 	ATF_TP_ADD_TC(tp, command_output_and_exit);
 	ATF_TP_ADD_TC(tp, command_help_and_bad_map);
 	ATF_TP_ADD_TC(tp, pipeline_real_gcov);

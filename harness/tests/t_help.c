@@ -141,6 +141,38 @@ ATF_TC_BODY(matrix_presets_and_arch, tc)
 	rbuf_free(&out);
 }
 
+ATF_TC(mutants_one_help_for_both_modes);
+ATF_TC_HEAD(mutants_one_help_for_both_modes, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "mutants --help, mutants --generate --help and help "
+			  "mutants print the same help, naming both modes (patch files and "
+			  "--generate) with the options of each, as the man page does");
+}
+ATF_TC_BODY(mutants_one_help_for_both_modes, tc)
+{
+	struct rbuf a = {0}, b = {0}, c = {0};
+	ATF_CHECK_EQ(ttypot(tc, &a, "mutants", "--help", NULL), 0);
+	ATF_CHECK_EQ(ttypot(tc, &b, "mutants", "--generate", "--help"), 0);
+	ATF_CHECK_EQ(ttypot(tc, &c, "help", "mutants", NULL), 0);
+	const char *h = rbuf_str(&a);
+	ATF_CHECK_STREQ(h, rbuf_str(&b));
+	ATF_CHECK_STREQ(h, rbuf_str(&c));
+	/* Both synopses, and options only one mode has, from each. */
+	static const char *const want[] = {
+		"usage: ttypot mutants [OPTIONS] [PATCH...]",
+		"ttypot mutants --generate [OPTIONS]",
+		"--race-runs N", "--stop-on-kill", "--vars NAME=VALUE",
+		"--sample N", "--seed S", "--resume DIR", "--rerun-survivors", "--rerun KEYS",
+		"--map FILE", "--files LIST", "--list", "--keys LIST", "--patch KEY",
+		"fixtures/mutants/*.patch", "-h, --help",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		ATF_CHECK_MSG(strstr(h, want[i]), "mutants --help lacks '%s':\n%s", want[i], h);
+	rbuf_free(&a);
+	rbuf_free(&b);
+	rbuf_free(&c);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_command_has_help);
@@ -148,5 +180,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, version_everywhere);
 	ATF_TP_ADD_TC(tp, usage_errors_exit_codes);
 	ATF_TP_ADD_TC(tp, matrix_presets_and_arch);
+	ATF_TP_ADD_TC(tp, mutants_one_help_for_both_modes);
 	return atf_no_error();
 }

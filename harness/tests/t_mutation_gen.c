@@ -5,7 +5,8 @@
  * Coccinelle rules find exactly its known sites, and every mutant's arm of
  * the schemata, chosen at run time, behaves exactly as the mutant's own
  * patch compiled alone; with the guard folded to a constant the objects
- * are those of the original and of the mutant.
+ * are those of the original and of the mutant; on const_tty.c the
+ * mutants in constant contexts are marked, as the compiler has it.
  */
 #include <atf-c.h>
 
@@ -69,24 +70,32 @@ static void srcdir_file(const atf_tc_t *tc, const char *rel, char *out, size_t o
 	snprintf(out, outlen, "%s/../../%s", atf_tc_get_config_var(tc, "srcdir"), rel);
 }
 
-/* The generated mutants of tiny_tty.c, copied into the current directory. */
-static size_t generate_tiny(const atf_tc_t *tc, struct gmut **v, char **text)
+/* The generated mutants of fixtures/mutation/tests/NAME, copied into the
+ * current directory. */
+static size_t generate_file(const atf_tc_t *tc, const char *name, struct gmut **v,
+			    char **text)
 {
-	char src[PATH_MAX], rules[PATH_MAX], cwd[PATH_MAX], err[600];
-	srcdir_file(tc, "fixtures/mutation/tests/" TINY, src, sizeof src);
+	char src[PATH_MAX], rules[PATH_MAX], cwd[PATH_MAX], err[600], rel[128];
+	snprintf(rel, sizeof rel, "fixtures/mutation/tests/%s", name);
+	srcdir_file(tc, rel, src, sizeof src);
 	srcdir_file(tc, "fixtures/mutation", rules, sizeof rules);
 	ATF_REQUIRE(getcwd(cwd, sizeof cwd));
-	ATF_REQUIRE_MSG(ku_copy_file(src, TINY) == 0, "copy %s", src);
-	*text = ku_read_file(TINY, NULL);
+	ATF_REQUIRE_MSG(ku_copy_file(src, name) == 0, "copy %s", src);
+	*text = ku_read_file(name, NULL);
 	ATF_REQUIRE(*text);
 	struct site *sv = NULL;
 	size_t sn = 0, n = 0, skipped = 0, dropped = 0;
-	int rc = sites_scan(cwd, rules, TINY, &sv, &sn, err, sizeof err);
+	int rc = sites_scan(cwd, rules, name, &sv, &sn, err, sizeof err);
 	ATF_REQUIRE_MSG(rc == 0, "sites_scan: %s", err);
 	*v = NULL;
 	ATF_REQUIRE(gen_expand(*text, sv, sn, v, &n, &skipped, err, sizeof err) == 0);
 	free(sv);
 	return gen_finish(*v, n, &dropped);
+}
+
+static size_t generate_tiny(const atf_tc_t *tc, struct gmut **v, char **text)
+{
+	return generate_file(tc, TINY, v, text);
 }
 
 static int run_sh(const char *cmd, struct proc_result *pr)
@@ -241,6 +250,80 @@ ATF_TC_BODY(const_guard_folds, tc)
 	free(text);
 }
 
+ATF_TC(constant_contexts_marked);
+ATF_TC_HEAD(constant_contexts_marked, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The generator marks the mutants of const_tty.c that "
+			  "sit where C needs a constant (a static table, a static local, a static "
+			  "assertion, case labels, a static local table; not a comment that says case, "
+			  "not a statement after a block) and no other, and "
+			  "the compiler agrees: each marked mutant's schemata fails to compile, the "
+			  "others' schemata compiles; tiny_tty.c has none");
+	atf_tc_set_md_var(tc, "require.progs", "spatch gcc");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(constant_contexts_marked, tc)
+{
+	/* Lines of const_tty.c whose sites are constant contexts, and why. */
+	static const struct { int line; const char *why; } want[] = {
+		{ 15, "outside every function" }, { 16, "outside every function" },
+		{ 21, "static local" }, { 23, "static assertion" },
+		{ 26, "case label" }, { 28, "case label" }, { 38, "static local" },
+	};
+	struct gmut *v;
+	char *text;
+	size_t n = generate_file(tc, "const_tty.c", &v, &text);
+	ATF_REQUIRE(n > 10);
+	ATF_REQUIRE(ku_write_file("tm.h", schemata_header, strlen(schemata_header)) == 0);
+	struct proc_result *pr = malloc(sizeof *pr);
+	const struct gmut **runtime = calloc(n, sizeof *runtime);
+	size_t nrt = 0, nconst = 0;
+	bool seen[sizeof want / sizeof *want] = { false };
+	for (size_t i = 0; i < n; i++) {
+		const struct gmut *g = &v[i];
+		const char *why = NULL;
+		for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+			if (want[k].line == g->m.line) {
+				why = want[k].why;
+				seen[k] = true;
+			}
+		if (!why) {
+			ATF_CHECK_MSG(!g->constant, "%s (%s): marked '%s'", g->m.key, g->m.orig,
+				      g->constant);
+			runtime[nrt++] = g;
+			continue;
+		}
+		nconst++;
+		ATF_CHECK_MSG(g->constant && strstr(g->constant, why), "%s (%s): '%s', want '%s'",
+			      g->m.key, g->m.orig, g->constant ? g->constant : "not marked", why);
+		/* The compiler needs a constant there: its schemata cannot build. */
+		char *sch = schemata_rewrite(text, &g, 1);
+		ATF_REQUIRE(ku_write_file("one.c", sch, strlen(sch)) == 0);
+		free(sch);
+		ATF_CHECK_MSG(run_sh("gcc -std=c11 -include tm.h -c -o one.o one.c", pr) != 0,
+			      "%s (%s): its schemata compiles", g->m.key, g->m.orig);
+	}
+	for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+		ATF_CHECK_MSG(seen[k], "no mutant on line %d (%s)", want[k].line, want[k].why);
+	ATF_CHECK_MSG(nrt >= 8, "%zu runtime mutants", nrt);
+	char *sch = schemata_rewrite(text, runtime, nrt);
+	ATF_REQUIRE(ku_write_file("rt.c", sch, strlen(sch)) == 0);
+	free(sch);
+	ATF_CHECK_MSG(run_sh("gcc -std=c11 -include tm.h -c -o rt.o rt.c", pr) == 0,
+		      "the schemata of the %zu unmarked mutants does not compile: %s", nrt,
+		      pr->out);
+	free(runtime);
+	free(v);
+	free(text);
+	/* tiny_tty.c: every mutant is a runtime one. */
+	n = generate_tiny(tc, &v, &text);
+	for (size_t i = 0; i < n; i++)
+		ATF_CHECK_MSG(!v[i].constant, "%s marked '%s'", v[i].m.key, v[i].constant);
+	free(v);
+	free(text);
+	free(pr);
+}
+
 ATF_TC(sample_stratified_and_seeded);
 ATF_TC_HEAD(sample_stratified_and_seeded, tc)
 {
@@ -282,5 +365,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, known_sites);
 	ATF_TP_ADD_TC(tp, schemata_arms_equal_patches);
 	ATF_TP_ADD_TC(tp, const_guard_folds);
+	ATF_TP_ADD_TC(tp, constant_contexts_marked);
 	return atf_no_error();
 }

@@ -422,6 +422,22 @@ ATF_TC_BODY(unbuilt_change_reaches_nothing, tc)
 	done();
 }
 
+/* patch_order_plan of the repository's working tree against base, with a
+ * map of this text and a suite of these case ids. */
+static void plan(const char *map, const char *const *ids, size_t n, struct patch_order *po)
+{
+	char mp[128], err[512];
+	snprintf(mp, sizeof mp, "%s.map", repo);
+	ATF_REQUIRE(ku_write_file(mp, map, strlen(map)) == 0);
+	struct idlist ex = {0};
+	for (size_t i = 0; i < n; i++)
+		idlist_add(&ex, ids[i]);
+	int rc = patch_order_plan("/nonexistent", mp, repo, "base", &ex, po, err, sizeof err);
+	ATF_REQUIRE_MSG(rc == 0, "%s", err);
+	idlist_free(&ex);
+	unlink(mp);
+}
+
 ATF_TC(order_filters);
 ATF_TC_HEAD(order_filters, tc)
 {
@@ -434,18 +450,11 @@ ATF_TC_BODY(order_filters, tc)
 {
 	make_repo(n_tty);
 	put("drivers/tty/n_tty.c", n_tty_with(n_tty, 10, "\t\treturn y + 1;\n"));
-	char mp[128], err[512];
-	snprintf(mp, sizeof mp, "%s.map", repo);
-	ATF_REQUIRE(ku_write_file(mp, map_text, strlen(map_text)) == 0);
-	struct idlist ex = {0};
 	const char *ids[] = { "canon/t_eof:x", "canon/t_line_edit:a", "canon/t_line_edit:b",
 			      "close/t_close_race:z", "pty/t_open:y", "pty/t_open:y2",
 			      "serial/t_new:w" };
-	for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
-		idlist_add(&ex, ids[i]);
 	struct patch_order po;
-	ATF_REQUIRE_MSG(patch_order_plan("/nonexistent", mp, repo, "base", &ex, &po, err,
-					 sizeof err) == 0, "%s", err);
+	plan(map_text, ids, sizeof ids / sizeof *ids, &po);
 	ATF_CHECK(!po.all);
 	/* canon/t_eof and serial/t_new: programs the map does not know */
 	ATF_CHECK_STREQ(po.first, "canon/t_eof canon/t_line_edit serial/t_new");
@@ -454,17 +463,77 @@ ATF_TC_BODY(order_filters, tc)
 	ATF_CHECK_EQ(po.rest_cases, 3);
 	patch_order_free(&po);
 	/* no map: an error naming it */
+	struct idlist ex = {0};
+	idlist_add(&ex, ids[0]);
+	char err[512];
 	ATF_CHECK(patch_order_plan("/nonexistent", NULL, repo, "base", &ex, &po, err,
 				   sizeof err) < 0);
 	ATF_CHECK_MSG(strstr(err, "/nonexistent/reports/cover.map") != NULL, "%s", err);
 	idlist_free(&ex);
-	unlink(mp);
+	done();
+}
+
+/* map_text as `make coverage` writes it now: version 2, with each
+ * program's cases. */
+static const char map_cases_text[] =
+	"# ttypot coverage map 2\n"
+	"# source test-fixture, suite t_patchorder\n"
+	"program pty/t_open 1.0\n"
+	"cases pty/t_open y y2\n"
+	"program canon/t_line_edit 2.0\n"
+	"cases canon/t_line_edit a b\n"
+	"program close/t_close_race 3.0\n"
+	"cases close/t_close_race z\n"
+	"fn drivers/tty/n_tty.c 6 12 n_tty_read\n"
+	"fn drivers/tty/n_tty.c 14 17 n_tty_write\n"
+	"line drivers/tty/n_tty.c 8 pty/t_open canon/t_line_edit\n"
+	"line drivers/tty/n_tty.c 9 pty/t_open canon/t_line_edit\n"
+	"line drivers/tty/n_tty.c 10 canon/t_line_edit\n"
+	"line drivers/tty/n_tty.c 11 pty/t_open\n"
+	"line drivers/tty/n_tty.c 16 close/t_close_race\n";
+
+ATF_TC(changed_cases_are_selected);
+ATF_TC_HEAD(changed_cases_are_selected, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a program that gained a case since the map was made "
+			  "runs first for a change the map credits only to others (what ci --base "
+			  "and bisect-run select), and the plan names it; with the cases the map "
+			  "lists it is left to the rest");
+	atf_tc_set_md_var(tc, "require.progs", "git");
+}
+ATF_TC_BODY(changed_cases_are_selected, tc)
+{
+	make_repo(n_tty);
+	/* Line 10: only canon/t_line_edit executed it. */
+	put("drivers/tty/n_tty.c", n_tty_with(n_tty, 10, "\t\treturn y + 1;\n"));
+	const char *ids[] = { "canon/t_line_edit:a", "canon/t_line_edit:b",
+			      "close/t_close_race:z", "pty/t_open:y", "pty/t_open:y2",
+			      "pty/t_open:y3_added_after_the_map" };
+	size_t n = sizeof ids / sizeof *ids;
+	struct patch_order po;
+	plan(map_cases_text, ids, n - 1, &po);
+	ATF_CHECK_STREQ(po.first, "canon/t_line_edit");
+	ATF_CHECK_STREQ(po.rest, "close pty");
+	ATF_CHECK_EQ(po.nstale, 0);
+	ATF_CHECK_STREQ(po.note, "");
+	patch_order_free(&po);
+	/* pty/t_open gains a case: its new case may reach line 10. */
+	plan(map_cases_text, ids, n, &po);
+	ATF_CHECK(!po.all);
+	ATF_CHECK_STREQ(po.first, "canon/t_line_edit pty/t_open");
+	ATF_CHECK_STREQ(po.rest, "close");
+	ATF_CHECK_EQ(po.first_cases, 5);
+	ATF_CHECK_EQ(po.nstale, 1);
+	ATF_CHECK_MSG(strstr(po.note, "pty/t_open") && !strstr(po.note, "canon/"), "note: %s",
+		      po.note);
+	patch_order_free(&po);
 	done();
 }
 
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, order_filters);
+	ATF_TP_ADD_TC(tp, changed_cases_are_selected);
 	ATF_TP_ADD_TC(tp, diff_parser_on_git);
 	ATF_TP_ADD_TC(tp, changed_line_gives_its_programs);
 	ATF_TP_ADD_TC(tp, unbuilt_change_reaches_nothing);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* t_run.c: run_suite() on the host with stand-in suites (the watch loop's
- * done / silent / timeout outcomes), and initramfs_build() on a tiny suite. */
+ * done / silent / timeout outcomes), the watch loop on a stand-in guest
+ * that Oopses, and initramfs_build() on a tiny suite. */
 #include <atf-c.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 #include "guest.h"
 #include "kutil.h"
 #include "proc.h"
+#include "watch.h"
 
 /* A suite dir whose run-suite.sh is `body` (a sh script fragment);
  * $R is the real tp_report. */
@@ -169,6 +171,69 @@ ATF_TC_BODY(host_timeout, tc)
 	free(cmd);
 }
 
+/* A stand-in guest watched as QEMU is (watch_spawn, the console scanned):
+ * body is a sh script; its stdout is the results channel ($R writes protocol
+ * lines there), its stderr the console.  With oops_silence_s, deadline 30 s. */
+static void
+watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int deadline_s,
+	    struct run_outcome *out)
+{
+	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
+	char rep[PATH_MAX], abs[PATH_MAX], script[PATH_MAX + 4096];
+	snprintf(rep, sizeof rep, "%s/../../fixtures/tp_report", src);
+	ATF_REQUIRE_MSG(realpath(rep, abs), "fixtures/tp_report not built");
+	snprintf(script, sizeof script, "R=%s\n%s", abs, body);
+	const char *argv[] = { "sh", "-c", script, NULL };
+	struct proc_opts po = { .stdout_path = "results", .stderr_path = "console" };
+	struct run_opts o = { .deadline_s = deadline_s, .oops_silence_s = oops_silence_s };
+	memset(out, 0, sizeof *out);
+	snprintf(out->console_path, sizeof out->console_path, "console");
+	ATF_REQUIRE_EQ(ku_write_file("results", "", 0), 0);
+	ATF_REQUIRE_EQ(watch_spawn(argv, &po, &o, "results", "guest", true, out), 0);
+}
+
+/* What a 6.12 guest's console shows when a task oopses. */
+#define OOPS_LINES \
+	"echo '[    2.101] BUG: kernel NULL pointer dereference, address: 0000000000000010' >&2\n" \
+	"echo '[    2.102] Oops: Oops: 0000 [#1] PREEMPT SMP NOPTI' >&2\n" \
+	"echo '[    2.103] RIP: 0010:tty_port_default_receive_buf+0x1c/0x70' >&2\n"
+
+ATF_TC(oops_then_silence_is_dead);
+ATF_TC_HEAD(oops_then_silence_is_dead, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "with oops_silence_s, a guest whose console shows an "
+			  "Oops and then nothing more is stopped once that long has passed, as "
+			  "RUN_PANIC naming the Oops, not at the deadline; a guest that goes on "
+			  "reporting after an Oops runs to its end; without it the dead guest waits "
+			  "for the deadline (RUN_TIMEOUT)");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(oops_then_silence_is_dead, tc)
+{
+	struct run_outcome out;
+	const char *dead = "$R begin uname=x arch=y cases=2\n" OOPS_LINES "sleep 100 &\nwait\n";
+	double t0 = proc_now();
+	watch_guest(tc, dead, 3, 60, &out);
+	double took = proc_now() - t0;
+	ATF_CHECK_EQ(out.end, RUN_PANIC);
+	ATF_CHECK_MSG(took >= 3 && took < 15, "stopped after %.1f s", took);
+	ATF_CHECK_MSG(strstr(out.err, "Oops: Oops: 0000 [#1]") && strstr(out.err, "3 s"),
+		      "%s", out.err);
+
+	/* Alive after the Oops: a case every second, each sooner than the
+	 * silence, then the end line. */
+	watch_guest(tc, "t=$($R now)\n$R begin uname=x arch=y cases=6\n" OOPS_LINES
+		    "for i in 1 2 3 4 5 6; do sleep 1; $R case-hex a/t_x:c$i passed 1000 ''; done\n"
+		    "$R end 0 $t\n", 3, 60, &out);
+	ATF_CHECK_EQ(out.end, RUN_DONE);
+
+	/* No oops_silence_s: the dead guest runs to the deadline. */
+	t0 = proc_now();
+	watch_guest(tc, dead, 0, 6, &out);
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK_MSG(proc_now() - t0 >= 6, "stopped after %.1f s", proc_now() - t0);
+}
+
 ATF_TC(host_missing_script);
 ATF_TC_HEAD(host_missing_script, tc)
 {
@@ -289,6 +354,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, host_silent);
 	ATF_TP_ADD_TC(tp, host_timeout);
 	ATF_TP_ADD_TC(tp, host_missing_script);
+	ATF_TP_ADD_TC(tp, oops_then_silence_is_dead);
 	ATF_TP_ADD_TC(tp, initramfs_tiny_suite);
 	ATF_TP_ADD_TC(tp, narrow_list_as_kyua);
 	return atf_no_error();
