@@ -379,7 +379,7 @@ static void write_reports(const char *outdir, const struct kr_result *base,
 }
 
 struct mopts {
-	const char *outdir, *cache, *suite, *cases, *vars;
+	const char *outdir, *cache, *suite, *cases, *vars, *flavour;
 	int runs, race_runs, deadline_s;
 	bool stop_on_kill;
 	char **patches;
@@ -396,7 +396,7 @@ static const char *const mutants_more =
 	"or could not be evaluated, 2 usage/input errors or no usable baseline.\n";
 
 #define MUTANTS_SYNOPSIS "[OPTIONS] [PATCH...]"
-#define MUTANTS_NOPTS 11
+#define MUTANTS_NOPTS 12
 
 /* The patch mode's options, into t (MUTANTS_NOPTS entries, the last the end). */
 static void mutants_opts(struct mopts *o, struct cli_opt *t)
@@ -412,6 +412,7 @@ static void mutants_opts(struct mopts *o, struct cli_opt *t)
 		cli_opt_deadline(&o->deadline_s),
 		{ "vars", 0, OPT_STR, &o->vars, 0, "NAME=VALUE,...",
 		  "Kyua variables for the cases in every run (e.g. apps_rounds=20)" },
+		cli_opt_flavour(&o->flavour),
 		{ "generate", 0, OPT_FLAG, NULL, 0, NULL,
 		  "generated mutants instead of patches: the options below" },
 		CLI_OPT_END,
@@ -572,6 +573,12 @@ int cmd_mutants(int argc, char **argv)
 		free(o.patches);
 		return pr > 0 ? 0 : 2;
 	}
+	char suffix[32];
+	if (cli_flavour_suffix(o.flavour, suffix, sizeof suffix, err, sizeof err) < 0) {
+		fprintf(stderr, "ttypot: mutants: %s\n", err);
+		free(o.patches);
+		return 2;
+	}
 	kr_install_signals();
 	struct kr_env e;
 	char workdir[PATH_MAX];
@@ -648,7 +655,7 @@ int cmd_mutants(int argc, char **argv)
 	}
 	kr_ccache_basedir(tree, e.cache);
 	char spec[PATH_MAX + 8];
-	snprintf(spec, sizeof spec, "tree:%s", tree);
+	snprintf(spec, sizeof spec, "tree:%s%s", tree, suffix);
 	/* The tree builds into MROOT/build (same relative layout as the
 	 * src: build, so CCACHE_BASEDIR can share objects). */
 	struct kr_env me = e;
