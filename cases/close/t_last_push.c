@@ -27,6 +27,8 @@
 #define LAST_BYTES 4000 /* fits the master's ldisc and flip buffer unread */
 #define LAST_CHUNK 100  /* one write per line, as a compiler prints */
 #define ITER_DEFAULT 100
+/* Race hunts loop: under TCG an iteration costs up to ~150 ms. */
+#define LAST_PUSH_TIMEOUT_S 300
 
 /* The reader child's account, in memory shared with the case. */
 struct account {
@@ -170,7 +172,8 @@ stories(const atf_tc_t *tc, bool poll_first)
 				 first);
 }
 
-TP_CASE(blocked_read_gets_last_push_before_eio, TP_LINUX,
+TP_CASE_TIMEOUT(blocked_read_gets_last_push_before_eio, TP_LINUX,
+	LAST_PUSH_TIMEOUT_S,
 	"A reader asleep in read() on the master while the only slave holder "
 	"writes 4000 bytes in 100-byte writes and exits reads all 4000, in "
 	"order, before EIO (race_iterations times)")
@@ -178,7 +181,8 @@ TP_CASE(blocked_read_gets_last_push_before_eio, TP_LINUX,
 	stories(tc, false);
 }
 
-TP_CASE(blocked_poll_sees_pollin_with_last_push, TP_LINUX,
+TP_CASE_TIMEOUT(blocked_poll_sees_pollin_with_last_push, TP_LINUX,
+	LAST_PUSH_TIMEOUT_S,
 	"A poller asleep in poll(POLLIN) on the master while the only slave "
 	"holder writes 4000 bytes and exits never sees POLLHUP without POLLIN "
 	"while bytes are unread, and reads all 4000 before EIO "
