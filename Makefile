@@ -56,7 +56,7 @@ HARNESS_TESTS     := $(HARNESS_TEST_SRCS:.c=)
 GUEST_TEST_SRCS   := $(wildcard harness/tests/guest/t_*.c)
 GUEST_TESTS       := $(GUEST_TEST_SRCS:.c=)
 
-.PHONY: all programs check check-man check-spdx check-fuzz matrix guest-root bench mutants mutants-sample coverage bisect-demo deps clean install deb check-deb cross cross-all
+.PHONY: all programs check check-man check-spdx check-fuzz matrix guest-root bench mutants mutants-sample findings coverage bisect-demo deps clean install deb check-deb cross cross-all
 all: $(LIB) $(CASES) $(FIXTURES) $(if $(wildcard harness/main.c),$(HARNESS)) $(HARNESS_TESTS) $(GUEST_TESTS)
 
 # Area headers (atf/tp_serial.h, atf/tp_expect.h) extend ttypot.h for one area.
@@ -195,6 +195,19 @@ mutants-sample: deps
 		$(HARNESS) mutants --generate --sample $(SAMPLE) --seed $(SEED) -o $(MUTATION_DIR); \
 	fi
 
+# The proof of the kernel findings (fixtures/findings/*/README.md): the
+# widened 6.12 with and without the fix, the race's own rate, the whole suite
+# on the fixed 6.12 (fixtures/findings/proof.sh; FINDINGS_ARGS=race, rate or
+# suite for one step; N, BOOTS, DELAY, RATE_N, HOGS as it says).  Also builds
+# the plain C reproducer for maintainers.
+FINDINGS_REPRO := fixtures/findings/n_tty-eio-race/eio_race
+$(FINDINGS_REPRO): $(FINDINGS_REPRO).c
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+findings: DEPS_FOR = matrix
+findings: deps
+	@$(MAKE) --no-print-directory all $(FINDINGS_REPRO)
+	fixtures/findings/proof.sh $(FINDINGS_ARGS)
+
 # Kernel line and branch coverage of drivers/tty (harness/coverage/): builds
 # the gcov kernel, runs SUITE's cases in it, writes SUITE/reports/coverage.md.
 SUITE ?= .
@@ -260,4 +273,4 @@ check-deb: deb
 	harness/deb/check.sh $(DEB_DIR)
 
 clean:
-	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS) $(HARNESS_TEST_OBJ) $(GUEST_TESTS) $(FUZZ)
+	rm -f $(LIB) $(LIB_OBJS) $(CASES) $(FIXTURES) $(FINDINGS_REPRO) $(HARNESS) $(HARNESS_LIB) $(HARNESS_LIB_OBJS) $(HARNESS_TESTS) $(HARNESS_TEST_OBJ) $(GUEST_TESTS) $(FUZZ)

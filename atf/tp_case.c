@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,10 +90,16 @@ tp_config_long(const atf_tc_t *tc, const char *name, long dflt)
 	return n;
 }
 
-long
-tp_eio_attempts(const atf_tc_t *tc)
+void
+tp_fail_eio_race(const char *fmt, ...)
 {
-	return tp_config_long(tc, "eio_strict", 0) ? 1 : TP_EIO_ATTEMPTS;
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	atf_tc_fail("%s %s", TP_EIO_RACE_TAG, msg);
 }
 
 long long

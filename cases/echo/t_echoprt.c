@@ -76,6 +76,22 @@ TP_CASE(echoprt_utf8_char_printed_whole, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(echoprt_utf8_erase_keeps_output_column, TP_LINUX,
+	"With ECHOPRT, IUTF8 and OPOST|TAB3, erasing a 2-byte UTF-8 character "
+	"shows it, '\\', it again and '/' (4 cells); a tab typed next "
+	"expands to the next tab stop of the cells shown, 4 spaces (as after "
+	"erasing an ASCII character)")
+{
+	struct tp_pty p;
+
+	tp_echo_open(&p, IUTF8, OPOST | ONLCR | TAB3, PRT);
+	TP_ECHO(p.master, "x\177\t\n", "x\\x/    \r\n",
+		"echo of x DEL TAB NL");
+	TP_ECHO(p.master, "\303\251\177\t", "\303\251\\\303\251/    ",
+		"echo of e-acute DEL TAB");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, echoprt_erase_prints_erased_chars_after_backslash);
@@ -84,5 +100,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, echoprt_werase_prints_the_word_backwards);
 	ATF_TP_ADD_TC(tp, echoprt_control_char_printed_as_caret);
 	ATF_TP_ADD_TC(tp, echoprt_utf8_char_printed_whole);
+	ATF_TP_ADD_TC(tp, echoprt_utf8_erase_keeps_output_column);
 	return atf_no_error();
 }

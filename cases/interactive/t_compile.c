@@ -9,15 +9,11 @@
  * COMPILE_ITERATIONS times; the race is in the kernel's close path, so the
  * loop is the detector.  Override with kyua -v compile_iterations=N.
  *
- * A known kernel race (README, "Kernel findings"): n_tty_read can return
- * EIO while the writer's last push is still queued, when that push and
- * the writer's exit land during the reader's flush_work; the bytes come on
- * the next read.  Rare on hardware, a few times per thousand compiles in a
- * TCG guest.  A compile that ends so is tried again (TP_EIO_ATTEMPTS in
- * all) and fails only when every attempt does, so a kernel that drops the
- * flush altogether still fails; kyua -v eio_strict=1 fails at the
- * first, to hunt the race (pty/t_overread does the same).  Bytes that
- * never come fail at once.
+ * A compile that gets EOF early with the rest still queued on the master
+ * (a further read returns it) and nothing lost fails through
+ * tp_fail_eio_race: that is fixtures/findings/n_tty-eio-race, which
+ * fixtures/expect/ names on the kernels that have it.  Bytes that never
+ * come fail plainly.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,12 +62,9 @@ probe_after_eof(int fd, char *out, size_t outlen)
 	return n;
 }
 
-/* One compile: spawn, read N lines, then EOF, then exit status 0.  Fails
- * the case, except for the known early EIO with the rest still coming and
- * nothing lost (header): then false, with the story in early. */
-static bool
-compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
-	     long round, char *early, size_t earlylen)
+/* One compile: spawn, read N lines, then EOF, then exit status 0. */
+static void
+compile(const atf_tc_t *tc, long n, long maxlen, const char *mode, long round)
 {
 	struct tp_exp s;
 	char narg[24], larg[24], want[8200], what[160];
@@ -114,15 +107,16 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 			else
 				snprintf(how, sizeof(how), "exited with %d",
 					 WEXITSTATUS(st));
-			snprintf(early, earlylen, "%s: EOF after %ld of %ld lines; "
-				 "unterminated tail: \"%s\"; %s; tp_compile %s", what,
-				 i, n, tail, after, how);
+			char early[1200];
+			snprintf(early, sizeof(early), "%s: EOF after %ld of %ld "
+				 "lines; unterminated tail: \"%s\"; %s; tp_compile %s",
+				 what, i, n, tail, after, how);
 			bool read_all = s.loglen == matched + taillen;
 			bool exited_0 = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+			tp_exp_forget(&s);
 			if (more <= 0 || !read_all || !exited_0)
 				atf_tc_fail("%s", early);
-			tp_exp_forget(&s);
-			return false;
+			tp_fail_eio_race("%s", early);
 		}
 		if (r != 0)
 			atf_tc_fail("%s", tp_exp_failure(&s, "\\r\\n", r, what));
@@ -142,24 +136,6 @@ compile_once(const atf_tc_t *tc, long n, long maxlen, const char *mode,
 			    xlen, tp_esc(extra, xlen));
 	tp_exp_check_exit(tp_exp_wait_exit(&s, what), 0, "tp_compile");
 	tp_exp_forget(&s);
-	return true;
-}
-
-/* One compile, tried again after the known early EIO (header): fails
- * when every attempt ends early, or the first under -v eio_strict=1. */
-static void
-compile(const atf_tc_t *tc, long n, long maxlen, const char *mode, long round)
-{
-	char early[1200];
-	long attempts = tp_eio_attempts(tc);
-	for (long a = 1; a <= attempts; a++) {
-		if (compile_once(tc, n, maxlen, mode, round, early, sizeof(early)))
-			return;
-		fprintf(stderr, "t_compile: attempt %ld of %ld: %s\n", a, attempts,
-			early);
-	}
-	atf_tc_fail("%s (%ld attempt%s, each ended early)", early, attempts,
-		    attempts == 1 ? "" : "s");
 }
 
 static void
@@ -175,8 +151,7 @@ compile_sizes(const atf_tc_t *tc, long maxlen, const char *mode)
 TP_CASE_TIMEOUT(every_line_before_eof_line_writes, TP_POSIX, COMPILE_TIMEOUT_S,
 	"A child writing 1 to 5000 lines (0 to 80 bytes), one write() per "
 	"line, then _exit(): every line arrives, in order, before EOF, in "
-	"every round (a compile ending in the known early EIO, the rest still "
-	"coming, is tried again, 3 times in all)")
+	"every round")
 {
 	compile_sizes(tc, 80, "line");
 }
@@ -184,16 +159,14 @@ TP_CASE_TIMEOUT(every_line_before_eof_line_writes, TP_POSIX, COMPILE_TIMEOUT_S,
 TP_CASE_TIMEOUT(every_line_before_eof_block_writes, TP_POSIX, COMPILE_TIMEOUT_S,
 	"A child writing 1 to 5000 lines (0 to 200 bytes) in 4096-byte "
 	"writes cutting lines anywhere, then _exit(): every line arrives "
-	"before EOF, in every round (the known early EIO tried again, 3 "
-	"times in all)")
+	"before EOF, in every round")
 {
 	compile_sizes(tc, 200, "block");
 }
 
 TP_CASE_TIMEOUT(long_lines_before_eof, TP_POSIX, COMPILE_TIMEOUT_S,
 	"Lines up to 3000 bytes (a long compiler command line), by line and "
-	"by block: the last one arrives whole before EOF (the known early "
-	"EIO tried again, 3 times in all)")
+	"by block: the last one arrives whole before EOF")
 {
 	long rounds = tp_config_long(tc, "compile_iterations",
 				     COMPILE_ITERATIONS);

@@ -334,7 +334,7 @@ static void fill_opts(struct cli *o, enum cli_cmd cmd, struct cli_opt *t)
 	if (cmd == CMD_MATRIX || cmd == CMD_RUN)
 		t[n++] = (struct cli_opt){ "vars", 0, OPT_STR, &o->vars, 0, "NAME=VALUE,...",
 			"Kyua variables for the cases, in every column (e.g. "
-			"compile_iterations=100,eio_strict=1)" };
+			"compile_iterations=100,race_iterations=5000)" };
 	if (cmd == CMD_MATRIX) {
 		t[n++] = (struct cli_opt){ "arch", 0, OPT_STR, &o->arch, 0, "ARCH",
 			"the arch of kernel image paths (x86_64, arm64, ppc64le)" };

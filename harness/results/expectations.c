@@ -181,6 +181,7 @@ void expect_apply(const struct expectations *e, struct column *c)
 		for (size_t k = 0; k < e->n; k++) {
 			const struct expectation *x = &e->v[k];
 			if (x->st != r->raw || !id_matches(x->id, r->id) ||
+			    (x->match && !strstr(r->reason ? r->reason : "", x->match)) ||
 			    !expect_pred_holds(x->pred, c))
 				continue;
 			free(r->expect);
@@ -210,13 +211,25 @@ int expect_load_file(struct expectations *e, const char *path, char *err,
 		line = nl ? nl + 1 : NULL;
 		if (!*s || *s == '#')
 			continue;
-		char pred[256], id[512], st[32];
+		char pred[256], id[512], st[160];
 		int used = 0;
-		if (sscanf(s, "%255s %511s %31s %n", pred, id, st, &used) < 3 || !used) {
+		if (sscanf(s, "%255s %511s %159s %n", pred, id, st, &used) < 3 || !used) {
 			snprintf(err, errlen, "%s:%d: want 'PREDICATE CASE-ID STATUS REASON'",
 				 path, lineno);
 			rc = -1;
 			break;
+		}
+		/* STATUS~TEXT: only a result whose reason contains TEXT */
+		char *match = strchr(st, '~');
+		if (match) {
+			*match++ = '\0';
+			if (!*match) {
+				snprintf(err, errlen, "%s:%d: '%s~' needs the text the "
+					 "case's reason must contain after '~'", path,
+					 lineno, st);
+				rc = -1;
+				break;
+			}
 		}
 		int status = status_parse(st);
 		if (status != ST_FAIL && status != ST_BROKEN && status != ST_TIMEOUT &&
@@ -247,6 +260,7 @@ int expect_load_file(struct expectations *e, const char *path, char *err,
 		x->pred = xstrdup(pred);
 		x->id = xstrdup(strncmp(id, "cases/", 6) == 0 ? id + 6 : id);
 		x->st = (enum status)status;
+		x->match = match ? xstrdup(match) : NULL;
 		x->reason = xstrdup(reason);
 		x->where = xstrdup(where);
 	}
@@ -294,6 +308,7 @@ void expect_free(struct expectations *e)
 	for (size_t i = 0; i < e->n; i++) {
 		free(e->v[i].pred);
 		free(e->v[i].id);
+		free(e->v[i].match);
 		free(e->v[i].reason);
 		free(e->v[i].where);
 	}

@@ -3,7 +3,9 @@
  * expectations.h: known, explained failures keyed on kernel features
  * (fixtures/expect/NAME.conf; the format is described in
  * fixtures/expect/README.md).  A case whose status matches an expectation
- * that holds for its column becomes xfail with the expectation's reason.
+ * that holds for its column becomes xfail with the expectation's reason;
+ * an entry STATUS~TEXT holds only for a result whose own reason contains
+ * TEXT (one known failure of a case, not any failure of it).
  */
 #ifndef TTYPOT_EXPECTATIONS_H
 #define TTYPOT_EXPECTATIONS_H
@@ -17,6 +19,7 @@ struct expectation {
 	char *pred;     /* "release<6.2,arch=x86_64" or "always" */
 	char *id;       /* case id, or a prefix ending in '*' */
 	enum status st; /* the status that is expected */
+	char *match;    /* text the case's own reason must contain (STATUS~TEXT), or NULL */
 	char *reason;
 	char *where;    /* "file:line" */
 };

@@ -222,6 +222,35 @@ ATF_TC_BODY(expectations_xfail, tc)
 	expect_free(&ex);
 }
 
+ATF_TC(expectations_reason_match);
+ATF_TC_HEAD(expectations_reason_match, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "An entry STATUS~TEXT turns only a result whose reason "
+			  "contains TEXT into xfail: the same case failing otherwise stays a fail");
+}
+ATF_TC_BODY(expectations_reason_match, tc)
+{
+	write_conf("m.conf", "always  close/t_y:*  fail~race-x  the known race x\n");
+	struct expectations ex = {0};
+	char err[512];
+	ATF_REQUIRE_MSG(expect_load_file(&ex, "m.conf", err, sizeof err) == 0, "%s", err);
+	struct column *c = mkcol("k", "6.12.0");
+	col_put(c, "close/t_y:d", ST_FAIL, 0, "[finding race-x] EIO with 4000 bytes queued");
+	col_put(c, "close/t_y:e", ST_FAIL, 0, "iteration 3: bytes lost");
+	col_put(c, "close/t_y:f", ST_PASS, 0, "");
+	expect_apply(&ex, c);
+	ATF_CHECK_EQ(col_find(c, "close/t_y:d")->st, ST_XFAIL);
+	ATF_CHECK_STREQ(col_find(c, "close/t_y:d")->expect, "the known race x");
+	ATF_CHECK_EQ(col_find(c, "close/t_y:e")->st, ST_FAIL);
+	ATF_CHECK_EQ(col_find(c, "close/t_y:f")->st, ST_PASS);
+	col_free(c);
+	expect_free(&ex);
+	write_conf("m2.conf", "always  close/t_y:*  fail~  nothing after the tilde\n");
+	ATF_CHECK_EQ(expect_load_file(&ex, "m2.conf", err, sizeof err), -1);
+	ATF_CHECK_MSG(strstr(err, "m2.conf:1") != NULL, "%s", err);
+	expect_free(&ex);
+}
+
 ATF_TC(predicates);
 ATF_TC_HEAD(predicates, tc)
 {
@@ -399,6 +428,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, labels_unique);
 	ATF_TP_ADD_TC(tp, error_baseline_no_marks);
 	ATF_TP_ADD_TC(tp, expectations_xfail);
+	ATF_TP_ADD_TC(tp, expectations_reason_match);
 	ATF_TP_ADD_TC(tp, predicates);
 	ATF_TP_ADD_TC(tp, expectation_file_errors);
 	ATF_TP_ADD_TC(tp, labels_by_arch);
