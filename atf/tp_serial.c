@@ -328,14 +328,21 @@ drain_stale(int a, int b)
 }
 
 void
+tp_serial_open_pair_at(const atf_tc_t *tc, struct tp_serial_pair *p, int *a,
+		       int *b, int extra)
+{
+	tp_serial_find(tc, p);
+	*a = tp_uart_open(p->a, extra);
+	*b = tp_uart_open(p->b, extra);
+	drain_stale(*a, *b);
+}
+
+void
 tp_serial_open_pair(const atf_tc_t *tc, int *a, int *b, int extra)
 {
 	struct tp_serial_pair p;
 
-	tp_serial_find(tc, &p);
-	*a = tp_uart_open(p.a, extra);
-	*b = tp_uart_open(p.b, extra);
-	drain_stale(*a, *b);
+	tp_serial_open_pair_at(tc, &p, a, b, extra);
 }
 
 /* ---------------------------------------------------------------- termios */

@@ -80,6 +80,9 @@ void tp_uart_close(int fd);
 /* Both ends, each by tp_uart_open(path, extra), then both read until
  * quiet for TP_QUIET_WINDOW_MS (bytes a failed case left on the link). */
 void tp_serial_open_pair(const atf_tc_t *tc, int *a, int *b, int extra);
+/* The same, filling p with the ports' paths. */
+void tp_serial_open_pair_at(const atf_tc_t *tc, struct tp_serial_pair *p,
+			    int *a, int *b, int extra);
 
 /* termios */
 void tp_uart_speed(int fd, speed_t s);
