@@ -54,8 +54,26 @@ struct tp_serial_pair {
 
 /* Find the pair: serial_a/serial_b when set, else sysfs.  Skips the case,
  * naming what is missing, when there is none.  Takes an exclusive lock on
- * the pair for the rest of the case (fails if another case holds it). */
+ * the pair for the rest of the case (fails if another case holds it).
+ * With the Kyua variable serial_uart_type (a name of tp_uart_types), both
+ * ports are set to that type first (TIOCSSERIAL, root) and stay so: the
+ * serial area then runs on the driver's paths for that type. */
 void tp_serial_find(const atf_tc_t *tc, struct tp_serial_pair *p);
+
+/* The 8250 port types QEMU's 16550A can be told it is (TIOCSSERIAL): the
+ * driver takes the type's name, trigger levels and set-up paths while the
+ * chip goes on working (measured: data crosses both ways and loops back
+ * under every one). */
+struct tp_uart_type {
+	const char *id;   /* the serial_uart_type value: "16450" */
+	int type;         /* PORT_16450 */
+	const char *name; /* as the driver names it (/proc): "16450" */
+};
+extern const struct tp_uart_type tp_uart_types[];
+extern const int tp_uart_ntypes;
+/* The type the pair should have: serial_uart_type's, else the chip's own
+ * (QEMU's pci-serial is a 16550A). */
+const struct tp_uart_type *tp_serial_want_type(const atf_tc_t *tc);
 /* Find the pair in sysfs only: the ttyS* whose device (walking up from the
  * tty's device, which is a serial-base port device on 6.8+) is the QEMU
  * pci-serial function at TP_SERIAL_PCI_A / _B.  false with a reason. */

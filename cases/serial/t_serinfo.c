@@ -40,18 +40,21 @@ qemu_pair(const atf_tc_t *tc, struct tp_serial_pair *p, const char *unknown)
 
 TP_CASE(gserial_describes_16550a, TP_LINUX,
 	"TIOCGSERIAL describes each port of the pair as a 16550A (PORT_16550A, "
-	"16-byte FIFO, baud_base 115200 from the 1.8432 MHz clock), with the "
-	"line number of its ttyS name")
+	"or the type the Kyua variable serial_uart_type set; 16-byte FIFO, "
+	"baud_base 115200 from the 1.8432 MHz clock), with the line number of "
+	"its ttyS name")
 {
 	struct tp_serial_pair p;
 	struct serial_struct ss;
 
 	qemu_pair(tc, &p, "its UART type is unknown");
+	const struct tp_uart_type *want = tp_serial_want_type(tc);
 	const char *paths[2] = {p.a, p.b};
 	for (int i = 0; i < 2; i++) {
 		int fd = tp_uart_open(paths[i], 0);
 		gserial(fd, &ss);
-		ATF_CHECK_EQ_MSG(ss.type, PORT_16550A, "%s: type %d", paths[i], ss.type);
+		ATF_CHECK_EQ_MSG(ss.type, want->type, "%s: type %d, want %d (%s)",
+				 paths[i], ss.type, want->type, want->name);
 		ATF_CHECK_EQ_MSG(ss.xmit_fifo_size, 16, "%s: xmit_fifo_size %d",
 				 paths[i], ss.xmit_fifo_size);
 		ATF_CHECK_EQ_MSG(ss.baud_base, 115200, "%s: baud_base %d", paths[i],
