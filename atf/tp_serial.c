@@ -697,6 +697,68 @@ tp_uart_icount(int fd, struct serial_icounter_struct *ic)
 		atf_tc_fail("TIOCGICOUNT: %s", strerror(errno));
 }
 
+void
+tp_uart_gserial(int fd, struct serial_struct *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (ioctl(fd, TIOCGSERIAL, ss) != 0)
+		atf_tc_fail("TIOCGSERIAL: %s", strerror(errno));
+}
+
+static struct {
+	bool armed;
+	int fd;
+	pid_t pid;
+	struct serial_struct ss;
+} serial_saved;
+
+static int
+serial_put_back(void)
+{
+	if (!serial_saved.armed || getpid() != serial_saved.pid)
+		return 0;
+	struct serial_struct ss = serial_saved.ss;
+	return ioctl(serial_saved.fd, TIOCSSERIAL, &ss) == 0 ? 0 : errno;
+}
+
+static void
+serial_put_back_at_exit(void)
+{
+	serial_put_back();
+	serial_saved.armed = false;
+}
+
+void
+tp_serial_save(int fd, struct serial_struct *s0)
+{
+	static bool registered;
+
+	tp_uart_gserial(fd, s0);
+	if (!registered) {
+		atexit(serial_put_back_at_exit);
+		registered = true;
+	}
+	serial_saved.fd = fd;
+	serial_saved.pid = getpid();
+	serial_saved.ss = *s0;
+	serial_saved.armed = true;
+}
+
+void
+tp_serial_put_back(void)
+{
+	int err = serial_put_back();
+	if (err != 0)
+		atf_tc_fail("TIOCSSERIAL back to the original settings: %s",
+			    strerror(err));
+}
+
+void
+tp_serial_put_back_fd(int fd)
+{
+	serial_saved.fd = fd;
+}
+
 /* ---------------------------------------------------------------- /proc/tty/driver/serial */
 
 bool

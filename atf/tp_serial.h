@@ -150,6 +150,18 @@ const char *tp_tiocm_str(int bits);
 /* TIOCGICOUNT, failing on error. */
 void tp_uart_icount(int fd, struct serial_icounter_struct *ic);
 
+/* TIOCGSERIAL, failing on error. */
+void tp_uart_gserial(int fd, struct serial_struct *ss);
+/* TIOCGSERIAL of fd into s0, put back (TIOCSSERIAL) through fd when the
+ * case ends, also when a check fails: atexit, in the case process, before
+ * tp_uart_open's restore closes fd (call it after fd's tp_uart_open).  A
+ * type change needs the port to itself, so fd should be its only open. */
+void tp_serial_save(int fd, struct serial_struct *s0);
+/* Put it back now, where a refusal fails the case. */
+void tp_serial_put_back(void);
+/* The descriptor to put it back through, after the port was reopened. */
+void tp_serial_put_back_fd(int fd);
+
 /* One port's line of /proc/tty/driver/serial. */
 struct tp_serial_proc {
 	long tx, rx, fe, pe, brk, oe, bo;

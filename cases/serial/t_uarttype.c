@@ -39,14 +39,6 @@ levels_of(int type)
 	return NULL;
 }
 
-static void
-gserial(int fd, struct serial_struct *ss)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (ioctl(fd, TIOCGSERIAL, ss) != 0)
-		atf_tc_fail("TIOCGSERIAL: %s", strerror(errno));
-}
-
 /* ---------------------------------------------------------------- sysfs */
 
 static const char *
@@ -114,42 +106,7 @@ need_attr(const char *port, const char *attr)
 		atf_tc_skip("%s has no %s (%s)", port, attr, strerror(errno));
 }
 
-/* ---------------------------------------------------------------- restoring the type */
-
-/* The port's settings before the case changed its type, put back through
- * the case's descriptor of it when the case ends, also when a check fails
- * (atexit: before tp_serial's own restore closes that descriptor). */
-static struct {
-	bool armed;
-	pid_t pid;
-	int fd;
-	struct serial_struct ss;
-} saved;
-
-static void
-put_back(void)
-{
-	if (!saved.armed || getpid() != saved.pid)
-		return;
-	struct serial_struct ss = saved.ss;
-	ioctl(saved.fd, TIOCSSERIAL, &ss);
-	saved.armed = false;
-}
-
-static void
-save_type(int fd, struct serial_struct *s0)
-{
-	static bool registered;
-	gserial(fd, s0);
-	saved.ss = *s0;
-	saved.fd = fd;
-	saved.pid = getpid();
-	saved.armed = true;
-	if (!registered) {
-		atexit(put_back);
-		registered = true;
-	}
-}
+/* ---------------------------------------------------------------- changing the type */
 
 /* The port opened anew (a type change leaves the old descriptor failing
  * with EIO); the restore follows the new descriptor. */
@@ -158,7 +115,7 @@ reopen(int fd, const char *path)
 {
 	tp_uart_close(fd);
 	fd = tp_uart_open(path, 0);
-	saved.fd = fd;
+	tp_serial_put_back_fd(fd);
 	return fd;
 }
 
@@ -166,22 +123,11 @@ static void
 set_type(int fd, int type, const char *what)
 {
 	struct serial_struct ss;
-	gserial(fd, &ss);
+	tp_uart_gserial(fd, &ss);
 	ss.type = type;
 	if (ioctl(fd, TIOCSSERIAL, &ss) != 0)
 		atf_tc_fail("TIOCSSERIAL type %d (%s): %s", type, what,
 			    strerror(errno));
-}
-
-/* Restore now, where a failure can fail the case. */
-static void
-restore_type(void)
-{
-	struct serial_struct ss = saved.ss;
-	if (ioctl(saved.fd, TIOCSSERIAL, &ss) != 0)
-		atf_tc_fail("TIOCSSERIAL back to type %d: %s", saved.ss.type,
-			    strerror(errno));
-	saved.armed = false;
 }
 
 /* ---------------------------------------------------------------- a type, end to end */
@@ -242,9 +188,9 @@ as_type(const atf_tc_t *tc, const char *id)
 
 	tp_serial_open_pair_at(tc, &p, &a, &b, 0);
 	need_attr(p.a, "rx_trig_bytes");
-	save_type(a, &s0);
+	tp_serial_save(a, &s0);
 	set_type(a, t->type, t->name);
-	gserial(a, &s1);
+	tp_uart_gserial(a, &s1);
 	ATF_CHECK_EQ_MSG(s1.type, t->type, "TIOCGSERIAL type %d after setting "
 			 "%d (%s)", s1.type, t->type, t->name);
 	ATF_CHECK_EQ_MSG(attr_long(p.a, "type"), t->type, "sysfs type reads "
@@ -267,7 +213,7 @@ as_type(const atf_tc_t *tc, const char *id)
 	 * told, with its 16-byte FIFO and its default trigger level. */
 	ATF_REQUIRE_EQ_MSG(ioctl(a, TIOCSERCONFIG), 0, "TIOCSERCONFIG: %s",
 			   strerror(errno));
-	gserial(a, &s1);
+	tp_uart_gserial(a, &s1);
 	ATF_CHECK_EQ_MSG(s1.type, PORT_16550A, "after TIOCSERCONFIG the type "
 			 "is %d, want the chip's 16550A", s1.type);
 	ATF_CHECK_EQ_MSG(s1.xmit_fifo_size, 16, "after TIOCSERCONFIG the FIFO "
@@ -278,7 +224,7 @@ as_type(const atf_tc_t *tc, const char *id)
 	a = reopen(a, p.a);
 	tp_serial_transfer(a, b, data, 64, TP_WAIT_MS,
 			   "64 bytes A to B after autoconfig");
-	restore_type();
+	tp_serial_put_back();
 }
 
 #define AS_TYPE(fn, id)                                                        \
@@ -318,13 +264,13 @@ TP_CASE_ROOT(autoconfig_busy_ebusy, TP_LINUX,
 	tp_serial_find(tc, &p);
 	int fd = tp_uart_open(p.a, 0);
 	int second = tp_uart_open(p.a, 0);
-	gserial(fd, &s0);
+	tp_uart_gserial(fd, &s0);
 	errno = 0;
 	int rc = ioctl(fd, TIOCSERCONFIG);
 	ATF_CHECK_MSG(rc == -1 && errno == EBUSY, "TIOCSERCONFIG with the port "
 		      "open twice: %s, want EBUSY",
 		      rc == 0 ? "success" : strerror(errno));
-	gserial(second, &s1);
+	tp_uart_gserial(second, &s1);
 	ATF_CHECK_EQ(s1.type, s0.type);
 	ATF_CHECK_EQ(s1.xmit_fifo_size, s0.xmit_fifo_size);
 	char c = 'k';
@@ -358,10 +304,10 @@ TP_CASE_ROOT(autoconfig_unprivileged_eperm, TP_LINUX,
 
 	tp_serial_find(tc, &p);
 	int fd = tp_uart_open(p.a, 0);
-	gserial(fd, &s0);
+	tp_uart_gserial(fd, &s0);
 	tp_child_start(&c, unprivileged_autoconfig, &fd);
 	tp_child_join(&c, TP_WAIT_MS, "the unprivileged TIOCSERCONFIG");
-	gserial(fd, &s1);
+	tp_uart_gserial(fd, &s1);
 	ATF_CHECK_EQ(s1.type, s0.type);
 }
 
@@ -427,7 +373,7 @@ TP_CASE_ROOT(sysfs_attrs_match_gserial, TP_LINUX,
 
 	tp_serial_find(tc, &p);
 	int fd = tp_uart_open(p.a, 0);
-	gserial(fd, &ss);
+	tp_uart_gserial(fd, &ss);
 	const struct {
 		const char *attr;
 		long want;
