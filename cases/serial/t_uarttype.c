@@ -422,6 +422,48 @@ TP_CASE_ROOT(console_attr_not_console, TP_LINUX,
 	ATF_CHECK_STREQ_MSG(buf, "N", "console reads %s after the writes", buf);
 }
 
+TP_CASE_ROOT(fifo_size_one_no_trigger, TP_LINUX,
+	     "As root, TIOCSSERIAL xmit_fifo_size 1 makes the driver treat the "
+	     "port as FIFO-less: TIOCGSERIAL reads 1, rx_trig_bytes fails with "
+	     "EINVAL both ways, xmit_fifo_size 0 leaves it at 1, data still "
+	     "crosses; put back to 16, the trigger level reads again")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, req, s1;
+	char buf[32], data[64];
+	int a, b;
+
+	tp_serial_open_pair_at(tc, &p, &a, &b, 0);
+	need_attr(p.a, "rx_trig_bytes");
+	tp_serial_save(a, &s0);
+	req = s0;
+	req.xmit_fifo_size = 1;
+	ATF_REQUIRE_EQ_MSG(ioctl(a, TIOCSSERIAL, &req), 0, "TIOCSSERIAL "
+			   "xmit_fifo_size 1: %s", strerror(errno));
+	tp_uart_gserial(a, &s1);
+	ATF_CHECK_EQ_MSG(s1.xmit_fifo_size, 1, "xmit_fifo_size reads %d",
+			 s1.xmit_fifo_size);
+	int rc = attr_read(p.a, "rx_trig_bytes", buf, sizeof(buf));
+	ATF_CHECK_MSG(rc == -EINVAL, "rx_trig_bytes with a 1-byte FIFO read "
+		      "%s, want EINVAL", rc == 0 ? buf : strerror(-rc));
+	rc = attr_write(p.a, "rx_trig_bytes", "4");
+	ATF_CHECK_MSG(rc == -EINVAL, "writing rx_trig_bytes with a 1-byte "
+		      "FIFO: %s, want EINVAL", rc == 0 ? "success" : strerror(-rc));
+	req = s1;
+	req.xmit_fifo_size = 0;
+	ATF_REQUIRE_EQ(ioctl(a, TIOCSSERIAL, &req), 0);
+	tp_uart_gserial(a, &s1);
+	ATF_CHECK_EQ_MSG(s1.xmit_fifo_size, 1, "xmit_fifo_size 0 changed it "
+			 "to %d", s1.xmit_fifo_size);
+	tp_pattern(data, sizeof(data), 31);
+	tp_serial_transfer(a, b, data, sizeof(data), TP_WAIT_MS,
+			   "64 bytes A to B with a 1-byte FIFO size");
+	tp_serial_put_back();
+	rc = attr_read(p.a, "rx_trig_bytes", buf, sizeof(buf));
+	ATF_CHECK_MSG(rc == 0, "rx_trig_bytes after putting the FIFO size "
+		      "back: %s", strerror(-rc));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, as_8250);
@@ -437,6 +479,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, autoconfig_busy_ebusy);
 	ATF_TP_ADD_TC(tp, autoconfig_unprivileged_eperm);
 	ATF_TP_ADD_TC(tp, rxtrig_rounds_down_closed_port);
+	ATF_TP_ADD_TC(tp, fifo_size_one_no_trigger);
 	ATF_TP_ADD_TC(tp, sysfs_attrs_match_gserial);
 	ATF_TP_ADD_TC(tp, console_attr_not_console);
 	return atf_no_error();
