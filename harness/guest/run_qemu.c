@@ -275,11 +275,16 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	static const struct hostside_uart pair[] = {
 		{"0000:00:10.0", "la"}, {"0000:00:11.0", "lb"}};
 	struct hostside hs;
-	if (hostside_listen(&hs, tmpdir, pair, 2, k->label[0] ? k->label :
-			    k->release, out->err, sizeof out->err) < 0)
-		goto done;
+	char herr[256];
+	/* Without it (a socket path too long) the cases that ask skip. */
+	bool host = hostside_listen(&hs, tmpdir, pair, 2, k->label[0] ?
+				    k->label : k->release, herr,
+				    sizeof herr) == 0;
+	if (!host)
+		ku_progress("%s: no host side for requests: %s", k->label, herr);
 	char hchr[256], hdev[256], hmon[256], hmonopt[256];
-	hostside_qemu_args(&hs, "0x13", hchr, hdev, hmon, hmonopt, 256);
+	if (host)
+		hostside_qemu_args(&hs, "0x13", hchr, hdev, hmon, hmonopt, 256);
 	char con[PATH_MAX + 64], ua[200], ub[200], res[PATH_MAX + 64];
 	ku_fmt(con, sizeof con, "file,id=con,path=%s,append=on",
 	       out->console_path);
@@ -318,11 +323,15 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 		"-chardev", ua, "-device", "pci-serial,chardev=la,addr=0x10",
 		"-chardev", ub, "-device", "pci-serial,chardev=lb,addr=0x11",
 		"-chardev", res, "-device", "pci-serial,chardev=res,addr=0x12",
-		"-chardev", hchr, "-device", hdev,
-		"-chardev", hmon, "-mon", hmonopt,
 		NULL};
 	for (size_t i = 0; rest[i]; i++)
 		argv[n++] = rest[i];
+	if (host) {
+		const char *h[] = {"-chardev", hchr, "-device", hdev,
+				   "-chardev", hmon, "-mon", hmonopt};
+		for (size_t i = 0; i < sizeof h / sizeof *h; i++)
+			argv[n++] = h[i];
+	}
 	if (disk > 0) {
 		argv[n++] = "-drive";
 		argv[n++] = rootdrive;
@@ -337,12 +346,13 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	snprintf(who, sizeof who, "%s", k->label[0] ? k->label : k->release);
 	ku_progress("%s: booting %s under %s (%s)", who, k->image, qa->qemu,
 		    out->accel);
-	int started = watch_spawn(argv, &po, o, results_path, who, true, &hs,
-				  out);
-	hostside_close(&hs);
+	int started = watch_spawn(argv, &po, o, results_path, who, true,
+				  host ? &hs : NULL, out);
+	if (host)
+		hostside_close(&hs);
 	if (started < 0)
 		goto done;
-	if (hs.requests)
+	if (host && hs.requests)
 		ku_progress("%s: host side answered %d of %d requests", who,
 			    hs.answered, hs.requests);
 	rc = 0;
