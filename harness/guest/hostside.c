@@ -61,13 +61,24 @@ hostside_listen(struct hostside *h, const char *dir,
 	h->n_uarts = n_uarts;
 	if (ku_fmt(h->ctl_path, sizeof h->ctl_path, "%s/ctl.sock", dir) < 0 ||
 	    ku_fmt(h->qmp_path, sizeof h->qmp_path, "%s/qmp.sock", dir) < 0) {
-		snprintf(err, errlen, "socket directory path too long: %.200s",
-			 dir);
-		return -1;
+		/* A run's TMPDIR can be deep (ttypot mutants puts one in
+		 * its report directory): a short one of our own. */
+		snprintf(h->own_dir, sizeof h->own_dir, "/tmp/ttypot-hs.XXXXXX");
+		if (!mkdtemp(h->own_dir)) {
+			snprintf(err, errlen, "socket directory path too long "
+				 "(%.200s) and mkdtemp %s: %s", dir, h->own_dir,
+				 strerror(errno));
+			h->own_dir[0] = '\0';
+			return -1;
+		}
+		snprintf(h->ctl_path, sizeof h->ctl_path, "%s/ctl.sock", h->own_dir);
+		snprintf(h->qmp_path, sizeof h->qmp_path, "%s/qmp.sock", h->own_dir);
 	}
 	h->ctl_listen = listen_unix(h->ctl_path, err, errlen);
-	if (h->ctl_listen < 0)
+	if (h->ctl_listen < 0) {
+		hostside_close(h);
 		return -1;
+	}
 	h->qmp_listen = listen_unix(h->qmp_path, err, errlen);
 	if (h->qmp_listen < 0) {
 		hostside_close(h);
@@ -424,4 +435,7 @@ hostside_close(struct hostside *h)
 		unlink(h->ctl_path);
 	if (h->qmp_path[0])
 		unlink(h->qmp_path);
+	if (h->own_dir[0])
+		rmdir(h->own_dir);
+	h->own_dir[0] = '\0';
 }

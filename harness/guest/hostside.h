@@ -29,6 +29,7 @@ struct hostside_uart {
 struct hostside {
 	char ctl_path[108];  /* the channel's socket (QEMU connects) */
 	char qmp_path[108];  /* the monitor's socket (QEMU connects) */
+	char own_dir[32];    /* a short directory made for them, or "" */
 	int ctl_listen, qmp_listen;
 	int ctl, qmp;        /* accepted connections, or -1 */
 	struct hostside_uart uarts[HOSTSIDE_MAX_UARTS];
@@ -46,8 +47,9 @@ struct hostside {
 	char who[128];
 };
 
-/* Listen on DIR/ctl.sock and DIR/qmp.sock (DIR short enough for a socket
- * path).  uarts: the UARTs a break may name.  0, or -1 with err. */
+/* Listen on DIR/ctl.sock and DIR/qmp.sock, or, where DIR is too long for a
+ * socket's path (108 bytes), in a directory of its own under /tmp.
+ * uarts: the UARTs a break may name.  0, or -1 with err. */
 int hostside_listen(struct hostside *h, const char *dir,
 		    const struct hostside_uart *uarts, int n_uarts,
 		    const char *who, char *err, size_t errlen);

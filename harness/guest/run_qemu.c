@@ -276,7 +276,7 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 		{"0000:00:10.0", "la"}, {"0000:00:11.0", "lb"}};
 	struct hostside hs;
 	char herr[256];
-	/* Without it (a socket path too long) the cases that ask skip. */
+	/* Without it (it cannot listen) the cases that ask skip. */
 	bool host = hostside_listen(&hs, tmpdir, pair, 2, k->label[0] ?
 				    k->label : k->release, herr,
 				    sizeof herr) == 0;

@@ -265,11 +265,43 @@ ATF_TC_BODY(wake_when_suspended, tc)
 	rig_down(&r);
 }
 
+ATF_TC(deep_directory);
+ATF_TC_HEAD(deep_directory, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a run directory too deep for a socket "
+			  "path (over 108 bytes, as ttypot mutants makes) still "
+			  "gets a host side: its sockets go to a directory of "
+			  "its own under /tmp, removed when it closes");
+}
+ATF_TC_BODY(deep_directory, tc)
+{
+	(void)tc;
+	static const struct hostside_uart uarts[] = {{"0000:00:10.0", "la"}};
+	char base[64], deep[400], err[256];
+	struct hostside hs;
+	snprintf(base, sizeof base, "/tmp/t_hostside.XXXXXX");
+	ATF_REQUIRE(mkdtemp(base) != NULL);
+	snprintf(deep, sizeof deep, "%s/%0120d", base, 0);
+	ATF_REQUIRE(ku_mkdir_p(deep, 0755) == 0);
+	ATF_REQUIRE_MSG(hostside_listen(&hs, deep, uarts, 1, "test", err,
+					sizeof err) == 0, "%s", err);
+	ATF_CHECK_MSG(strncmp(hs.ctl_path, "/tmp/ttypot-hs.", 15) == 0,
+		      "channel socket at %s", hs.ctl_path);
+	int fd = connect_unix(hs.ctl_path);
+	close(fd);
+	char own[32];
+	snprintf(own, sizeof own, "%s", hs.own_dir);
+	hostside_close(&hs);
+	ATF_CHECK_MSG(access(own, F_OK) != 0, "%s still exists", own);
+	ku_rm_rf(base);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, hello_unknown_and_noise);
 	ATF_TP_ADD_TC(tp, break_one_and_burst);
 	ATF_TP_ADD_TC(tp, break_refused_by_qemu);
 	ATF_TP_ADD_TC(tp, wake_when_suspended);
+	ATF_TP_ADD_TC(tp, deep_directory);
 	return atf_no_error();
 }
