@@ -141,6 +141,58 @@ lock_pair(void)
 	locked = true; /* held until the case process exits */
 }
 
+const struct tp_uart_type tp_uart_types[] = {
+	{"8250", PORT_8250, "8250"},
+	{"16450", PORT_16450, "16450"},
+	{"16550", PORT_16550, "16550"},
+	{"16550A", PORT_16550A, "16550A"},
+	{"16650", PORT_16650, "ST16650"},
+	{"16650V2", PORT_16650V2, "ST16650V2"},
+	{"16750", PORT_16750, "TI16750"},
+	{"16654", PORT_16654, "ST16654"},
+	{"16850", PORT_16850, "XR16850"},
+	{"16C950", PORT_16C950, "16C950/954"},
+};
+const int tp_uart_ntypes = sizeof(tp_uart_types) / sizeof(tp_uart_types[0]);
+
+const struct tp_uart_type *
+tp_serial_want_type(const atf_tc_t *tc)
+{
+	const char *id = atf_tc_has_config_var(tc, "serial_uart_type")
+				 ? atf_tc_get_config_var(tc, "serial_uart_type")
+				 : "16550A";
+	for (int i = 0; i < tp_uart_ntypes; i++)
+		if (strcmp(tp_uart_types[i].id, id) == 0)
+			return &tp_uart_types[i];
+	char ids[256] = "";
+	for (int i = 0; i < tp_uart_ntypes; i++)
+		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), " %s",
+			 tp_uart_types[i].id);
+	atf_tc_fail("serial_uart_type=%s is not one of:%s", id, ids);
+}
+
+/* serial_uart_type: make the port that type (it must have no other user;
+ * the new type takes effect for the opens after this one's close). */
+static void
+set_uart_type(const char *path, const struct tp_uart_type *t)
+{
+	struct serial_struct ss;
+	int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		atf_tc_fail("open %s: %s", path, strerror(errno));
+	memset(&ss, 0, sizeof(ss));
+	if (ioctl(fd, TIOCGSERIAL, &ss) != 0)
+		atf_tc_fail("TIOCGSERIAL %s: %s", path, strerror(errno));
+	if (ss.type != t->type) {
+		ss.type = t->type;
+		if (ioctl(fd, TIOCSSERIAL, &ss) != 0)
+			atf_tc_fail("serial_uart_type=%s: TIOCSSERIAL of %s "
+				    "(needs root and no other user): %s", t->id,
+				    path, strerror(errno));
+	}
+	close(fd);
+}
+
 void
 tp_serial_find(const atf_tc_t *tc, struct tp_serial_pair *p)
 {
@@ -163,6 +215,11 @@ tp_serial_find(const atf_tc_t *tc, struct tp_serial_pair *p)
 	if (is_console(p->a) || is_console(p->b))
 		atf_tc_fail("the UART pair %s %s includes the console", p->a, p->b);
 	lock_pair();
+	if (atf_tc_has_config_var(tc, "serial_uart_type")) {
+		const struct tp_uart_type *t = tp_serial_want_type(tc);
+		set_uart_type(p->a, t);
+		set_uart_type(p->b, t);
+	}
 }
 
 /* ---------------------------------------------------------------- opening and restoring */
@@ -328,14 +385,21 @@ drain_stale(int a, int b)
 }
 
 void
+tp_serial_open_pair_at(const atf_tc_t *tc, struct tp_serial_pair *p, int *a,
+		       int *b, int extra)
+{
+	tp_serial_find(tc, p);
+	*a = tp_uart_open(p->a, extra);
+	*b = tp_uart_open(p->b, extra);
+	drain_stale(*a, *b);
+}
+
+void
 tp_serial_open_pair(const atf_tc_t *tc, int *a, int *b, int extra)
 {
 	struct tp_serial_pair p;
 
-	tp_serial_find(tc, &p);
-	*a = tp_uart_open(p.a, extra);
-	*b = tp_uart_open(p.b, extra);
-	drain_stale(*a, *b);
+	tp_serial_open_pair_at(tc, &p, a, b, extra);
 }
 
 /* ---------------------------------------------------------------- termios */
@@ -631,6 +695,68 @@ tp_uart_icount(int fd, struct serial_icounter_struct *ic)
 	memset(ic, 0, sizeof(*ic));
 	if (ioctl(fd, TIOCGICOUNT, ic) != 0)
 		atf_tc_fail("TIOCGICOUNT: %s", strerror(errno));
+}
+
+void
+tp_uart_gserial(int fd, struct serial_struct *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (ioctl(fd, TIOCGSERIAL, ss) != 0)
+		atf_tc_fail("TIOCGSERIAL: %s", strerror(errno));
+}
+
+static struct {
+	bool armed;
+	int fd;
+	pid_t pid;
+	struct serial_struct ss;
+} serial_saved;
+
+static int
+serial_put_back(void)
+{
+	if (!serial_saved.armed || getpid() != serial_saved.pid)
+		return 0;
+	struct serial_struct ss = serial_saved.ss;
+	return ioctl(serial_saved.fd, TIOCSSERIAL, &ss) == 0 ? 0 : errno;
+}
+
+static void
+serial_put_back_at_exit(void)
+{
+	serial_put_back();
+	serial_saved.armed = false;
+}
+
+void
+tp_serial_save(int fd, struct serial_struct *s0)
+{
+	static bool registered;
+
+	tp_uart_gserial(fd, s0);
+	if (!registered) {
+		atexit(serial_put_back_at_exit);
+		registered = true;
+	}
+	serial_saved.fd = fd;
+	serial_saved.pid = getpid();
+	serial_saved.ss = *s0;
+	serial_saved.armed = true;
+}
+
+void
+tp_serial_put_back(void)
+{
+	int err = serial_put_back();
+	if (err != 0)
+		atf_tc_fail("TIOCSSERIAL back to the original settings: %s",
+			    strerror(err));
+}
+
+void
+tp_serial_put_back_fd(int fd)
+{
+	serial_saved.fd = fd;
 }
 
 /* ---------------------------------------------------------------- /proc/tty/driver/serial */

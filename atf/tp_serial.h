@@ -54,8 +54,26 @@ struct tp_serial_pair {
 
 /* Find the pair: serial_a/serial_b when set, else sysfs.  Skips the case,
  * naming what is missing, when there is none.  Takes an exclusive lock on
- * the pair for the rest of the case (fails if another case holds it). */
+ * the pair for the rest of the case (fails if another case holds it).
+ * With the Kyua variable serial_uart_type (a name of tp_uart_types), both
+ * ports are set to that type first (TIOCSSERIAL, root) and stay so: the
+ * serial area then runs on the driver's paths for that type. */
 void tp_serial_find(const atf_tc_t *tc, struct tp_serial_pair *p);
+
+/* The 8250 port types QEMU's 16550A can be told it is (TIOCSSERIAL): the
+ * driver takes the type's name, trigger levels and set-up paths while the
+ * chip goes on working (measured: data crosses both ways and loops back
+ * under every one). */
+struct tp_uart_type {
+	const char *id;   /* the serial_uart_type value: "16450" */
+	int type;         /* PORT_16450 */
+	const char *name; /* as the driver names it (/proc): "16450" */
+};
+extern const struct tp_uart_type tp_uart_types[];
+extern const int tp_uart_ntypes;
+/* The type the pair should have: serial_uart_type's, else the chip's own
+ * (QEMU's pci-serial is a 16550A). */
+const struct tp_uart_type *tp_serial_want_type(const atf_tc_t *tc);
 /* Find the pair in sysfs only: the ttyS* whose device (walking up from the
  * tty's device, which is a serial-base port device on 6.8+) is the QEMU
  * pci-serial function at TP_SERIAL_PCI_A / _B.  false with a reason. */
@@ -80,6 +98,9 @@ void tp_uart_close(int fd);
 /* Both ends, each by tp_uart_open(path, extra), then both read until
  * quiet for TP_QUIET_WINDOW_MS (bytes a failed case left on the link). */
 void tp_serial_open_pair(const atf_tc_t *tc, int *a, int *b, int extra);
+/* The same, filling p with the ports' paths. */
+void tp_serial_open_pair_at(const atf_tc_t *tc, struct tp_serial_pair *p,
+			    int *a, int *b, int extra);
 
 /* termios */
 void tp_uart_speed(int fd, speed_t s);
@@ -128,6 +149,18 @@ const char *tp_tiocm_str(int bits);
 
 /* TIOCGICOUNT, failing on error. */
 void tp_uart_icount(int fd, struct serial_icounter_struct *ic);
+
+/* TIOCGSERIAL, failing on error. */
+void tp_uart_gserial(int fd, struct serial_struct *ss);
+/* TIOCGSERIAL of fd into s0, put back (TIOCSSERIAL) through fd when the
+ * case ends, also when a check fails: atexit, in the case process, before
+ * tp_uart_open's restore closes fd (call it after fd's tp_uart_open).  A
+ * type change needs the port to itself, so fd should be its only open. */
+void tp_serial_save(int fd, struct serial_struct *s0);
+/* Put it back now, where a refusal fails the case. */
+void tp_serial_put_back(void);
+/* The descriptor to put it back through, after the port was reopened. */
+void tp_serial_put_back_fd(int fd);
 
 /* One port's line of /proc/tty/driver/serial. */
 struct tp_serial_proc {

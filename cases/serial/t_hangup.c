@@ -214,6 +214,68 @@ TP_CASE(carrier_drop_hangs_up_reader, TP_POSIX,
 		      res.n < 0 ? strerror(res.err) : "data");
 }
 
+/* ---------------------------------------------------------------- a session on a UART */
+
+struct leader {
+	int fd;
+	struct tp_sync sync;
+};
+
+/* A session leader with A as its controlling tty, exiting when told. */
+static int
+leader_child(void *arg)
+{
+	struct leader *l = arg;
+	int rc;
+
+	if ((rc = tp_child_take_ctty(l->fd)) != 0)
+		return rc;
+	if ((rc = tp_child_post(&l->sync, 'c')) != 0)
+		return rc;
+	return tp_child_await(&l->sync, 'x', "the case's word to exit");
+}
+
+TP_CASE(session_leader_exit_hangs_up, TP_LINUX,
+	"When a session leader whose controlling terminal is a UART exits, "
+	"the UART is hung up (a pty's foreground group only gets SIGHUP): a "
+	"descriptor of it opened before then reads EOF and fails writes with "
+	"EIO, while a new open of it works and receives data")
+{
+	struct tp_serial_pair p;
+	struct leader arg;
+	struct tp_child c;
+	char got[4];
+
+	tp_serial_find(tc, &p);
+	int a = tp_uart_open(p.a, 0);
+	int b = tp_uart_open(p.b, 0);
+	arg.fd = a;
+	tp_sync_open(&arg.sync);
+	tp_child_start(&c, leader_child, &arg);
+	tp_sync_parent_side(&arg.sync, &c);
+	tp_sync_await(&arg.sync, 'c', "the child to take A as its ctty");
+	tp_write_str(a, "ok", "a write on A before the leader exits");
+	tp_sync_post(&arg.sync, 'x', "exit");
+	tp_child_join(&c, TP_WAIT_MS, "the session leader to exit");
+	tp_sync_close(&arg.sync);
+	/* The exit hung A up before the leader was reaped. */
+	errno = 0;
+	ssize_t n = read(a, got, 1);
+	ATF_CHECK_MSG(n == 0, "read on the old descriptor after the hangup "
+		      "returned %zd (%s), want 0 (EOF)", n,
+		      n < 0 ? strerror(errno) : "data");
+	errno = 0;
+	n = write(a, "x", 1);
+	ATF_CHECK_MSG(n == -1 && errno == EIO, "write on the old descriptor "
+		      "after the hangup returned %zd (%s), want EIO", n,
+		      n < 0 ? strerror(errno) : "written");
+	int a2 = tp_uart_open(p.a, 0);
+	tp_write_str(b, "new", "3 bytes from B");
+	tp_uart_read_exact(a2, got, 3, TP_WAIT_MS, "B's bytes on A opened anew");
+	ATF_CHECK_MSG(memcmp(got, "new", 3) == 0, "A read \"%s\"",
+		      tp_esc(got, 3));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, hupcl_drops_dtr_on_last_close);
@@ -223,5 +285,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, modem_open_waits_for_carrier);
 	ATF_TP_ADD_TC(tp, clocal_open_does_not_wait);
 	ATF_TP_ADD_TC(tp, carrier_drop_hangs_up_reader);
+	ATF_TP_ADD_TC(tp, session_leader_exit_hangs_up);
 	return atf_no_error();
 }

@@ -22,14 +22,15 @@
 #define LOOP_INPUTS (TIOCM_CTS | TIOCM_DSR | TIOCM_RNG | TIOCM_CAR)
 
 /* uart_type(): the 8250 driver's names (uart_config[] in 8250_port.c) for
- * the types a 16550-compatible port reports. */
+ * the types a 16550-compatible port reports (tp_uart_types). */
 static const char *
 type_name(int type)
 {
-	static const char *const names[] = {"unknown", "8250", "16450",
-					    "16550", "16550A"};
-	if (type >= 0 && type < (int)(sizeof(names) / sizeof(names[0])))
-		return names[type];
+	if (type == PORT_UNKNOWN)
+		return "unknown";
+	for (int i = 0; i < tp_uart_ntypes; i++)
+		if (tp_uart_types[i].type == type)
+			return tp_uart_types[i].name;
 	atf_tc_fail("TIOCGSERIAL type %d: no name known for it", type);
 	return NULL;
 }

@@ -15,14 +15,6 @@
 /* An unprivileged uid that needs no /etc/passwd entry (minimal guests). */
 #define NOBODY_UID 65534
 
-static void
-gserial(int fd, struct serial_struct *ss)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (ioctl(fd, TIOCGSERIAL, ss) != 0)
-		atf_tc_fail("TIOCGSERIAL: %s", strerror(errno));
-}
-
 /* The pair, skipping (saying why it matters: unknown) when the ports the
  * configuration names are not QEMU's pci-serial, whose values are known. */
 static void
@@ -40,18 +32,21 @@ qemu_pair(const atf_tc_t *tc, struct tp_serial_pair *p, const char *unknown)
 
 TP_CASE(gserial_describes_16550a, TP_LINUX,
 	"TIOCGSERIAL describes each port of the pair as a 16550A (PORT_16550A, "
-	"16-byte FIFO, baud_base 115200 from the 1.8432 MHz clock), with the "
-	"line number of its ttyS name")
+	"or the type the Kyua variable serial_uart_type set; 16-byte FIFO, "
+	"baud_base 115200 from the 1.8432 MHz clock), with the line number of "
+	"its ttyS name")
 {
 	struct tp_serial_pair p;
 	struct serial_struct ss;
 
 	qemu_pair(tc, &p, "its UART type is unknown");
+	const struct tp_uart_type *want = tp_serial_want_type(tc);
 	const char *paths[2] = {p.a, p.b};
 	for (int i = 0; i < 2; i++) {
 		int fd = tp_uart_open(paths[i], 0);
-		gserial(fd, &ss);
-		ATF_CHECK_EQ_MSG(ss.type, PORT_16550A, "%s: type %d", paths[i], ss.type);
+		tp_uart_gserial(fd, &ss);
+		ATF_CHECK_EQ_MSG(ss.type, want->type, "%s: type %d, want %d (%s)",
+				 paths[i], ss.type, want->type, want->name);
 		ATF_CHECK_EQ_MSG(ss.xmit_fifo_size, 16, "%s: xmit_fifo_size %d",
 				 paths[i], ss.xmit_fifo_size);
 		ATF_CHECK_EQ_MSG(ss.baud_base, 115200, "%s: baud_base %d", paths[i],
@@ -75,7 +70,7 @@ TP_CASE(gserial_default_close_times, TP_LINUX,
 	const char *paths[2] = {p.a, p.b};
 	for (int i = 0; i < 2; i++) {
 		int fd = tp_uart_open(paths[i], 0);
-		gserial(fd, &ss);
+		tp_uart_gserial(fd, &ss);
 		ATF_CHECK_EQ_MSG(ss.close_delay, 50, "%s: close_delay %d", paths[i],
 				 ss.close_delay);
 		ATF_CHECK_EQ_MSG(ss.closing_wait, 3000, "%s: closing_wait %d",
@@ -92,10 +87,10 @@ TP_CASE_ROOT(sserial_round_trip_unchanged, TP_LINUX,
 
 	tp_serial_find(tc, &p);
 	int fd = tp_uart_open(p.a, 0);
-	gserial(fd, &s0);
+	tp_uart_gserial(fd, &s0);
 	ATF_REQUIRE_EQ_MSG(ioctl(fd, TIOCSSERIAL, &s0), 0, "TIOCSSERIAL: %s",
 			   strerror(errno));
-	gserial(fd, &s1);
+	tp_uart_gserial(fd, &s1);
 	ATF_CHECK_EQ(s1.type, s0.type);
 	ATF_CHECK_EQ(s1.line, s0.line);
 	ATF_CHECK_EQ(s1.port, s0.port);
@@ -135,62 +130,6 @@ check_same(const struct serial_struct *want, const struct serial_struct *got,
 	ATF_CHECK_MSG(got->iomem_base == want->iomem_base,
 		      "%s: iomem_base is %p, was %p", what,
 		      (void *)got->iomem_base, (void *)want->iomem_base);
-}
-
-/* What a case changed with TIOCSSERIAL is put back (the struct TIOCGSERIAL
- * returned first) through the case's own descriptor, also when a check
- * fails: atexit, in the case process only, registered after tp_uart_open's
- * so that it runs while that descriptor is still open.  It must be the
- * port's only open: a type change needs the port to itself (EBUSY). */
-static struct {
-	bool armed;
-	int fd;
-	pid_t pid;
-	struct serial_struct ss;
-} restore_to;
-
-static int
-put_back(void)
-{
-	if (!restore_to.armed || getpid() != restore_to.pid)
-		return 0;
-	struct serial_struct ss = restore_to.ss;
-	return ioctl(restore_to.fd, TIOCSSERIAL, &ss) == 0 ? 0 : errno;
-}
-
-static void
-put_back_at_exit(void)
-{
-	put_back();
-	restore_to.armed = false;
-}
-
-/* TIOCGSERIAL of fd into s0, to be restored when the case ends. */
-static void
-save_serial(int fd, struct serial_struct *s0)
-{
-	static bool registered;
-
-	gserial(fd, s0);
-	if (!registered) {
-		atexit(put_back_at_exit);
-		registered = true;
-	}
-	restore_to.fd = fd;
-	restore_to.pid = getpid();
-	restore_to.ss = *s0;
-	restore_to.armed = true;
-}
-
-/* Restore now, where a failure can still fail the case (the exit handler
- * still restores if a later check fails). */
-static void
-restore_serial(void)
-{
-	int err = put_back();
-	if (err != 0)
-		atf_tc_fail("TIOCSSERIAL back to the original settings: %s",
-			    strerror(err));
 }
 
 /* Kernel lockdown (integrity or confidentiality) refuses a TIOCSSERIAL
@@ -234,10 +173,10 @@ refused(int fd, const struct serial_struct *s0, const struct serial_struct *req,
 	struct serial_struct s1;
 
 	bool accepted = expect_einval(fd, req, port_or_irq, what);
-	gserial(fd, &s1);
+	tp_uart_gserial(fd, &s1);
 	check_same(s0, &s1, what);
 	if (accepted)
-		restore_serial(); /* the next request starts from s0 */
+		tp_serial_put_back(); /* the next request starts from s0 */
 }
 
 /* The port still works: 64 bytes each way across the pair. */
@@ -263,7 +202,7 @@ TP_CASE_ROOT(sserial_refused_type_einval, TP_LINUX,
 	int a, b;
 
 	tp_serial_open_pair(tc, &a, &b, 0);
-	save_serial(a, &s0);
+	tp_serial_save(a, &s0);
 	static const struct {
 		int type;
 		const char *name;
@@ -275,7 +214,7 @@ TP_CASE_ROOT(sserial_refused_type_einval, TP_LINUX,
 		refused(a, &s0, &req, true, types[i].name);
 	}
 	carries_data_both_ways(a, b);
-	restore_serial();
+	tp_serial_put_back();
 }
 
 /* No port type has this number: serial_core.h's highest (6.12) is 123. */
@@ -291,12 +230,12 @@ TP_CASE_ROOT(sserial_type_out_of_range_einval, TP_LINUX,
 	int a, b;
 
 	tp_serial_open_pair(tc, &a, &b, 0);
-	save_serial(a, &s0);
+	tp_serial_save(a, &s0);
 	req = s0;
 	req.type = TYPE_OUT_OF_RANGE;
 	refused(a, &s0, &req, true, "type 1000");
 	carries_data_both_ways(a, b);
-	restore_serial();
+	tp_serial_put_back();
 }
 
 TP_CASE_ROOT(sserial_bad_irq_einval, TP_LINUX,
@@ -309,7 +248,7 @@ TP_CASE_ROOT(sserial_bad_irq_einval, TP_LINUX,
 	int a, b;
 
 	tp_serial_open_pair(tc, &a, &b, 0);
-	save_serial(a, &s0);
+	tp_serial_save(a, &s0);
 	static const struct {
 		int irq;
 		const char *name;
@@ -320,7 +259,7 @@ TP_CASE_ROOT(sserial_bad_irq_einval, TP_LINUX,
 		refused(a, &s0, &req, true, bad[i].name);
 	}
 	carries_data_both_ways(a, b);
-	restore_serial();
+	tp_serial_put_back();
 }
 
 TP_CASE_ROOT(sserial_low_baud_base_einval, TP_LINUX,
@@ -332,7 +271,7 @@ TP_CASE_ROOT(sserial_low_baud_base_einval, TP_LINUX,
 	int a, b;
 
 	tp_serial_open_pair(tc, &a, &b, 0);
-	save_serial(a, &s0);
+	tp_serial_save(a, &s0);
 	static const struct {
 		int baud_base;
 		const char *name;
@@ -344,7 +283,7 @@ TP_CASE_ROOT(sserial_low_baud_base_einval, TP_LINUX,
 		refused(a, &s0, &req, false, low[i].name);
 	}
 	carries_data_both_ways(a, b);
-	restore_serial();
+	tp_serial_put_back();
 }
 
 TP_CASE_ROOT(sserial_type_change_busy_ebusy, TP_LINUX,
@@ -360,7 +299,7 @@ TP_CASE_ROOT(sserial_type_change_busy_ebusy, TP_LINUX,
 	tp_serial_find(tc, &p);
 	int fd = tp_uart_open(p.a, 0);
 	int second = tp_uart_open(p.a, 0);
-	save_serial(fd, &s0);
+	tp_serial_save(fd, &s0);
 	req = s0;
 	req.type = s0.type == PORT_16450 ? PORT_16550A : PORT_16450;
 	struct serial_struct r = req;
@@ -372,11 +311,11 @@ TP_CASE_ROOT(sserial_type_change_busy_ebusy, TP_LINUX,
 		      "TIOCSSERIAL type %d with the port open twice: %s, "
 		      "expected EBUSY", req.type,
 		      rc == 0 ? "success" : strerror(errno));
-	gserial(fd, &s1);
+	tp_uart_gserial(fd, &s1);
 	check_same(&s0, &s1, "after the refused type change");
 	/* Restoring a type needs the port to itself. */
 	tp_uart_close(second);
-	restore_serial();
+	tp_serial_put_back();
 }
 
 /* Values exact in jiffies at HZ 100, 250, 300 and 1000: 250 ms, 15 s. */
@@ -395,7 +334,7 @@ TP_CASE_ROOT(sserial_close_times_round_trip, TP_LINUX,
 
 	tp_serial_find(tc, &p);
 	int fd = tp_uart_open(p.a, 0);
-	save_serial(fd, &s0);
+	tp_serial_save(fd, &s0);
 	static const struct {
 		int close_delay, closing_wait;
 	} set[] = {{CLOSE_DELAY_CS, CLOSING_WAIT_CS},
@@ -411,11 +350,11 @@ TP_CASE_ROOT(sserial_close_times_round_trip, TP_LINUX,
 		struct serial_struct r = req;
 		ATF_REQUIRE_EQ_MSG(ioctl(fd, TIOCSSERIAL, &r), 0,
 				   "TIOCSSERIAL %s: %s", what, strerror(errno));
-		gserial(fd, &s1);
+		tp_uart_gserial(fd, &s1);
 		check_same(&req, &s1, what);
 	}
-	restore_serial();
-	gserial(fd, &s1);
+	tp_serial_put_back();
+	tp_uart_gserial(fd, &s1);
 	check_same(&s0, &s1, "after restoring");
 }
 
@@ -485,7 +424,7 @@ TP_CASE_ROOT(sserial_unprivileged_privileged_field_eperm, TP_LINUX,
 
 	tp_serial_find(tc, &p);
 	int fd = tp_uart_open(p.a, 0);
-	save_serial(fd, &s0);
+	tp_serial_save(fd, &s0);
 	u.fd = fd;
 	r = s0;
 	r.baud_base = s0.baud_base / 2;
@@ -510,9 +449,9 @@ TP_CASE_ROOT(sserial_unprivileged_privileged_field_eperm, TP_LINUX,
 	r.flags = s0.flags ^ ASYNC_SKIP_TEST;
 	add_req(&u, &r, "ASYNC_SKIP_TEST toggled");
 	run_unprivileged(&u, "unprivileged TIOCSSERIAL of root's fields");
-	gserial(fd, &s1);
+	tp_uart_gserial(fd, &s1);
 	check_same(&s0, &s1, "after the refused requests");
-	restore_serial();
+	tp_serial_put_back();
 }
 
 TP_CASE_ROOT(sserial_unprivileged_usr_flags_change, TP_LINUX,
@@ -527,17 +466,17 @@ TP_CASE_ROOT(sserial_unprivileged_usr_flags_change, TP_LINUX,
 
 	tp_serial_find(tc, &p);
 	int fd = tp_uart_open(p.a, 0);
-	save_serial(fd, &s0);
+	tp_serial_save(fd, &s0);
 	u.fd = fd;
 	r = s0;
 	r.flags = s0.flags ^ ASYNC_LOW_LATENCY;
 	r.custom_divisor = s0.custom_divisor + 7;
 	add_req(&u, &r, "ASYNC_LOW_LATENCY toggled, custom_divisor + 7");
 	run_unprivileged(&u, "unprivileged TIOCSSERIAL of user flags");
-	gserial(fd, &s1);
+	tp_uart_gserial(fd, &s1);
 	check_same(&r, &s1, "after the unprivileged change");
-	restore_serial();
-	gserial(fd, &s1);
+	tp_serial_put_back();
+	tp_uart_gserial(fd, &s1);
 	check_same(&s0, &s1, "after restoring");
 }
 

@@ -47,5 +47,6 @@ run_host(const struct kernel_info *k, const struct run_opts *o,
 			       .stderr_path = out->console_path,
 			       .envp = envp};
 	ku_progress("host: running the suite (kernel %s)", k->release);
-	return watch_spawn(argv, &po, o, results_path, "host", false, out);
+	return watch_spawn(argv, &po, o, results_path, "host", false, NULL,
+			   out);
 }

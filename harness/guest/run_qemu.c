@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* run_qemu.c: boot a kernel under QEMU with the suite's initramfs, two
- * cross-connected PCI UARTs for the loopback cases and a last PCI UART
- * (a file on the host) as the results channel. */
+ * cross-connected PCI UARTs for the loopback cases, a PCI UART (a file on
+ * the host) as the results channel and one more for the guest's requests
+ * to the host side (hostside.c), which acts through QEMU's monitor. */
 #include "watch.h"
 #include "guest_root.h"
+#include "hostside.h"
 #include "initramfs.h"
 #include "qarch.h"
 #include "kutil.h"
@@ -268,6 +270,21 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 			 strerror(errno));
 		goto done;
 	}
+	/* The request channel: breaks go to the pair's chardevs by the PCI
+	 * function the guest sees them at. */
+	static const struct hostside_uart pair[] = {
+		{"0000:00:10.0", "la"}, {"0000:00:11.0", "lb"}};
+	struct hostside hs;
+	char herr[256];
+	/* Without it (it cannot listen) the cases that ask skip. */
+	bool host = hostside_listen(&hs, tmpdir, pair, 2, k->label[0] ?
+				    k->label : k->release, herr,
+				    sizeof herr) == 0;
+	if (!host)
+		ku_progress("%s: no host side for requests: %s", k->label, herr);
+	char hchr[256], hdev[256], hmon[256], hmonopt[256];
+	if (host)
+		hostside_qemu_args(&hs, "0x13", hchr, hdev, hmon, hmonopt, 256);
 	char con[PATH_MAX + 64], ua[200], ub[200], res[PATH_MAX + 64];
 	ku_fmt(con, sizeof con, "file,id=con,path=%s,append=on",
 	       out->console_path);
@@ -287,7 +304,7 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 		 "8250.nr_uarts=8 rdinit=/init%s%s%.800s", qa->console,
 		 tcg_x86 ? " no_timer_check" : "",
 		 extra && *extra ? " " : "", extra ? extra : "");
-	const char *argv[48];
+	const char *argv[64];
 	int n = 0;
 	argv[n++] = qa->qemu;
 	if (qa->machine) {
@@ -309,6 +326,12 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 		NULL};
 	for (size_t i = 0; rest[i]; i++)
 		argv[n++] = rest[i];
+	if (host) {
+		const char *h[] = {"-chardev", hchr, "-device", hdev,
+				   "-chardev", hmon, "-mon", hmonopt};
+		for (size_t i = 0; i < sizeof h / sizeof *h; i++)
+			argv[n++] = h[i];
+	}
 	if (disk > 0) {
 		argv[n++] = "-drive";
 		argv[n++] = rootdrive;
@@ -323,8 +346,15 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	snprintf(who, sizeof who, "%s", k->label[0] ? k->label : k->release);
 	ku_progress("%s: booting %s under %s (%s)", who, k->image, qa->qemu,
 		    out->accel);
-	if (watch_spawn(argv, &po, o, results_path, who, true, out) < 0)
+	int started = watch_spawn(argv, &po, o, results_path, who, true,
+				  host ? &hs : NULL, out);
+	if (host)
+		hostside_close(&hs);
+	if (started < 0)
 		goto done;
+	if (host && hs.requests)
+		ku_progress("%s: host side answered %d of %d requests", who,
+			    hs.answered, hs.requests);
 	rc = 0;
 	/* QEMU that could not start at all (bad option, KVM failure). */
 	if (out->end == RUN_SILENT && out->boot_s < 3) {

@@ -213,8 +213,12 @@ watch_run(struct watch *w, struct run_outcome *out)
 				    el);
 			last_note = s.now;
 		}
-		struct timespec ts = {0, 100 * 1000 * 1000};
-		nanosleep(&ts, NULL);
+		if (w->hs) {
+			hostside_service(w->hs, 100);
+		} else {
+			struct timespec ts = {0, 100 * 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
 	}
 	if (res.fd >= 0)
 		close(res.fd);
@@ -249,7 +253,8 @@ watch_run(struct watch *w, struct run_outcome *out)
 int
 watch_spawn(const char *const argv[], const struct proc_opts *po,
 	    const struct run_opts *o, const char *results_path,
-	    const char *who, bool scan_panic, struct run_outcome *out)
+	    const char *who, bool scan_panic, struct hostside *hs,
+	    struct run_outcome *out)
 {
 	struct stat st;
 	long long off = stat(results_path, &st) == 0 ? st.st_size : 0;
@@ -262,7 +267,8 @@ watch_spawn(const char *const argv[], const struct proc_opts *po,
 			  .offset = off,
 			  .console = out->console_path,
 			  .scan_panic = scan_panic,
-			  .who = who};
+			  .who = who,
+			  .hs = hs};
 	w.pid = proc_spawn(argv, po, out->err, sizeof out->err);
 	if (w.pid < 0)
 		return -1;

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "guest.h"
+#include "hostside.h"
 #include "proc.h"
 
 /* Watch a started runner (host script or QEMU) until it exits, the deadline
@@ -26,16 +27,19 @@ struct watch {
 	const char *console;    /* scanned for panics when scan_panic */
 	bool scan_panic;
 	const char *who;        /* for progress lines */
+	struct hostside *hs;    /* answers the guest's requests, or NULL */
 };
 void watch_run(struct watch *w, struct run_outcome *out);
 
 /* Spawn argv (po: where its output goes), then watch it as above, with the
  * run's deadline (o->deadline_s, default an hour), the results file from
- * its current end, the console scanned for panics when scan_panic.
+ * its current end, the console scanned for panics when scan_panic, the
+ * guest's requests answered by hs (NULL: none) while it runs.
  * 0, or -1 when it could not start (out->err says why). */
 int watch_spawn(const char *const argv[], const struct proc_opts *po,
 		const struct run_opts *o, const char *results_path,
-		const char *who, bool scan_panic, struct run_outcome *out);
+		const char *who, bool scan_panic, struct hostside *hs,
+		struct run_outcome *out);
 
 /* Split a filter string (spaces or commas) into argv words; returns the
  * count (at most max), words point into buf. */

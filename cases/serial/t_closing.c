@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* t_closing.c: input that arrives while a UART is being closed.  The last
+ * close waits (up to closing_wait, 30 s by default) for the output to
+ * drain; meanwhile the line discipline still takes flow-control characters
+ * (n_tty_receive_buf_closing), so a peer that stopped the port with VSTOP
+ * can let the held output go with VSTART, and the close completes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "tp_serial.h"
+
+struct closer {
+	const char *path;
+	struct tp_sync sync;
+};
+
+/* Open A alone (so the close is the last one), raw with IXON, let the
+ * case stop its output, queue 4 bytes, close. */
+static int
+closer_child(void *arg)
+{
+	struct closer *c = arg;
+	struct termios t;
+	char m;
+	int rc;
+
+	/* Non-blocking: a port without CLOCAL would wait for carrier. */
+	int fd = open(c->path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return tp_child_fail("open %s: %s", c->path, strerror(errno));
+	if (fcntl(fd, F_SETFL, 0) != 0)
+		return tp_child_fail("fcntl: %s", strerror(errno));
+	if (tcgetattr(fd, &t) != 0)
+		return tp_child_fail("tcgetattr: %s", strerror(errno));
+	cfmakeraw(&t);
+	t.c_iflag |= IXON;
+	t.c_iflag &= ~(IXANY | IXOFF);
+	t.c_cflag |= CLOCAL | CREAD;
+	t.c_cflag &= ~CRTSCTS;
+	cfsetspeed(&t, TP_SERIAL_SPEED);
+	if (tcsetattr(fd, TCSANOW, &t) != 0 || tcflush(fd, TCIOFLUSH) != 0)
+		return tp_child_fail("setting A up: %s", strerror(errno));
+	if ((rc = tp_child_post(&c->sync, 'o')) != 0)
+		return rc;
+	/* The case sends VSTOP then a marker: the marker read means the
+	 * VSTOP was taken. */
+	if (read(fd, &m, 1) != 1 || m != 'm')
+		return tp_child_fail("reading the marker after VSTOP: %s",
+				     strerror(errno));
+	if (write(fd, "tail", 4) != 4)
+		return tp_child_fail("write: %s", strerror(errno));
+	int q = -1;
+	if (ioctl(fd, TIOCOUTQ, &q) != 0 || q != 4)
+		return tp_child_fail("TIOCOUTQ %d with 4 bytes held", q);
+	if ((rc = tp_child_post(&c->sync, 'w')) != 0)
+		return rc;
+	if (close(fd) != 0)
+		return tp_child_fail("close: %s", strerror(errno));
+	return 0;
+}
+
+TP_CASE(vstart_while_closing_releases_output, TP_POSIX,
+	"While the last close of A waits for output held by the peer's VSTOP, "
+	"a VSTART from the peer still restarts the output: the close returns "
+	"and the peer receives the 4 held bytes")
+{
+	struct tp_serial_pair p;
+	struct closer arg;
+	struct tp_child c;
+	char got[4];
+
+	tp_serial_find(tc, &p);
+	int b = tp_uart_open(p.b, 0);
+	/* A's termios, put back after the child's setup outlived its close. */
+	struct termios orig;
+	int a0 = open(p.a, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (a0 < 0 || tcgetattr(a0, &orig) != 0)
+		atf_tc_fail("reading A's termios: %s", strerror(errno));
+	close(a0);
+	arg.path = p.a;
+	tp_sync_open(&arg.sync);
+	tp_child_start(&c, closer_child, &arg);
+	tp_sync_parent_side(&arg.sync, &c);
+	tp_sync_await(&arg.sync, 'o', "the child to open A");
+	tp_write_str(b, "\023m", "VSTOP and a marker from B");
+	tp_sync_await(&arg.sync, 'w', "the child to queue 4 bytes on stopped A");
+	tp_wait_blocked(c.pid, SYS_close, "the close of A waiting for output");
+	tp_expect_quiet(b, "nothing from A while it is stopped");
+	tp_write_str(b, "\021", "VSTART from B while A closes");
+	tp_child_join(&c, TP_WAIT_MS, "the close of A to return after VSTART");
+	tp_sync_close(&arg.sync);
+	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "the held bytes on B");
+	ATF_CHECK_MSG(memcmp(got, "tail", 4) == 0, "B read \"%s\"",
+		      tp_esc(got, 4));
+	a0 = open(p.a, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (a0 < 0 || tcsetattr(a0, TCSANOW, &orig) != 0)
+		atf_tc_fail("putting A's termios back: %s", strerror(errno));
+	close(a0);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, vstart_while_closing_releases_output);
+	return atf_no_error();
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* t_serioctl.c: the serial core's own ioctls on a plain 8250 port: the
+ * transmitter-empty bit (TIOCSERGETLSR) and the RS-485 and ISO 7816 modes,
+ * which a port without them must refuse rather than pretend to take. */
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "tp_serial.h"
+
+static unsigned
+lsr(int fd)
+{
+	unsigned v = 0xdead;
+	if (ioctl(fd, TIOCSERGETLSR, &v) != 0)
+		atf_tc_fail("TIOCSERGETLSR: %s", strerror(errno));
+	return v;
+}
+
+TP_CASE(getlsr_temt_when_sent_or_held, TP_LINUX,
+	"TIOCSERGETLSR reports TIOCSER_TEMT (and nothing else) once written "
+	"bytes have left the UART (tcdrain returned); with output held by "
+	"the peer's VSTOP it reports TIOCSER_TEMT too, nothing being about to "
+	"be sent, while TIOCOUTQ counts the 8 held bytes")
+{
+	int a, b;
+	char got[16];
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	tp_write_str(a, "0123456789abcdef", "16 bytes on A");
+	ATF_REQUIRE_EQ_MSG(tcdrain(a), 0, "tcdrain: %s", strerror(errno));
+	ATF_CHECK_EQ_MSG(lsr(a), TIOCSER_TEMT, "after tcdrain TIOCSERGETLSR "
+			 "reads %#x", lsr(a));
+	tp_uart_read_exact(b, got, 16, TP_WAIT_MS, "the 16 bytes on B");
+	tp_serial_stop_output(a, b);
+	tp_write_str(a, "held8byt", "8 bytes on stopped A");
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), 8, "TIOCOUTQ %d", tp_uart_outq(a));
+	ATF_CHECK_EQ_MSG(lsr(a), TIOCSER_TEMT, "with output held "
+			 "TIOCSERGETLSR reads %#x", lsr(a));
+	tp_serial_start_output(b);
+	tp_uart_read_exact(b, got, 8, TP_WAIT_MS, "the held bytes on B");
+}
+
+TP_CASE(rs485_absent_enotty, TP_LINUX,
+	"On a UART without RS-485 support, TIOCGRS485 reports RS-485 off "
+	"(flags and delays 0) and TIOCSRS485 asking to enable it fails with "
+	"ENOTTY, after which TIOCGRS485 still reports it off")
+{
+	int a, b;
+	struct serial_rs485 r;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	memset(&r, 0xa5, sizeof(r));
+	ATF_REQUIRE_EQ_MSG(ioctl(a, TIOCGRS485, &r), 0, "TIOCGRS485: %s",
+			   strerror(errno));
+	ATF_CHECK_EQ_MSG(r.flags, 0u, "flags %#x", r.flags);
+	ATF_CHECK_EQ_MSG(r.delay_rts_before_send, 0u, "delay before %u",
+			 r.delay_rts_before_send);
+	ATF_CHECK_EQ_MSG(r.delay_rts_after_send, 0u, "delay after %u",
+			 r.delay_rts_after_send);
+	memset(&r, 0, sizeof(r));
+	r.flags = SER_RS485_ENABLED | SER_RS485_RTS_ON_SEND;
+	errno = 0;
+	int rc = ioctl(a, TIOCSRS485, &r);
+	ATF_CHECK_MSG(rc == -1 && errno == ENOTTY, "TIOCSRS485 enabling RS-485: "
+		      "%s, want ENOTTY", rc == 0 ? "success" : strerror(errno));
+	memset(&r, 0xa5, sizeof(r));
+	ATF_REQUIRE_EQ(ioctl(a, TIOCGRS485, &r), 0);
+	ATF_CHECK_EQ_MSG(r.flags, 0u, "flags %#x after the refused TIOCSRS485",
+			 r.flags);
+}
+
+TP_CASE(iso7816_absent_enotty, TP_LINUX,
+	"On a UART without ISO 7816 (smart card) support, TIOCGISO7816 and "
+	"TIOCSISO7816 both fail with ENOTTY")
+{
+	int a, b;
+	struct serial_iso7816 iso;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	memset(&iso, 0, sizeof(iso));
+	errno = 0;
+	int rc = ioctl(a, TIOCGISO7816, &iso);
+	ATF_CHECK_MSG(rc == -1 && errno == ENOTTY, "TIOCGISO7816: %s, want "
+		      "ENOTTY", rc == 0 ? "success" : strerror(errno));
+	iso.flags = SER_ISO7816_ENABLED;
+	errno = 0;
+	rc = ioctl(a, TIOCSISO7816, &iso);
+	ATF_CHECK_MSG(rc == -1 && errno == ENOTTY, "TIOCSISO7816: %s, want "
+		      "ENOTTY", rc == 0 ? "success" : strerror(errno));
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, getlsr_temt_when_sent_or_held);
+	ATF_TP_ADD_TC(tp, rs485_absent_enotty);
+	ATF_TP_ADD_TC(tp, iso7816_absent_enotty);
+	return atf_no_error();
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* t_serspeed.c: how TIOCSSERIAL changes the speeds a port takes: its
+ * baud_base (the UART clock / 16) caps the rate, and the old spd_hi /
+ * spd_vhi flags make a request for 38400 baud mean 57600 / 115200
+ * (uart_get_baud_rate's "kludge"); the 8250 driver writes the rate it set
+ * back into termios, which is what tcgetattr shows. */
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "tp_serial.h"
+
+static void
+sserial(int fd, const struct serial_struct *req, const char *what)
+{
+	struct serial_struct r = *req;
+	if (ioctl(fd, TIOCSSERIAL, &r) != 0)
+		atf_tc_fail("TIOCSSERIAL %s: %s", what, strerror(errno));
+}
+
+/* Ask for speed s; what tcgetattr reads back. */
+static speed_t
+ask_speed(int fd, speed_t s)
+{
+	struct termios t;
+	tp_uart_speed(fd, s);
+	tp_tc_get(fd, &t);
+	ATF_CHECK_EQ_MSG(cfgetispeed(&t), cfgetospeed(&t), "input speed %#o, "
+			 "output %#o", (unsigned)cfgetispeed(&t),
+			 (unsigned)cfgetospeed(&t));
+	return cfgetospeed(&t);
+}
+
+static speed_t
+speed_now(int fd)
+{
+	struct termios t;
+	tp_tc_get(fd, &t);
+	return cfgetospeed(&t);
+}
+
+TP_CASE_ROOT(baud_base_caps_speed, TP_LINUX,
+	     "As root, TIOCSSERIAL with baud_base 57600 (half the clock) "
+	     "makes 57600 the fastest rate the port takes: B57600 reads back, "
+	     "B115200 is refused by keeping the previous speed (B57600); with "
+	     "baud_base put back, B115200 is taken again")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, req, s1;
+
+	tp_serial_find(tc, &p);
+	int fd = tp_uart_open(p.a, 0);
+	tp_serial_save(fd, &s0);
+	ATF_REQUIRE_EQ_MSG(s0.baud_base, 115200, "baud_base %d to begin with",
+			   s0.baud_base);
+	req = s0;
+	req.baud_base = 57600;
+	sserial(fd, &req, "baud_base 57600");
+	tp_uart_gserial(fd, &s1);
+	ATF_CHECK_EQ_MSG(s1.baud_base, 57600, "baud_base reads %d", s1.baud_base);
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B57600), B57600, "B57600 read back as "
+			 "%#o", (unsigned)speed_now(fd));
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B115200), B57600, "B115200 above "
+			 "baud_base 57600 read back as %#o, want the previous "
+			 "B57600", (unsigned)speed_now(fd));
+	tp_serial_put_back();
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B115200), B115200, "with baud_base "
+			 "115200 again B115200 read back as %#o",
+			 (unsigned)speed_now(fd));
+}
+
+/* With flag set at B38400: what the port runs at, and that asking for
+ * B38400 again gives the same; with the flag cleared B38400 is 38400. */
+static void
+spd_flag(const atf_tc_t *tc, int flag, speed_t means, const char *name)
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, req;
+
+	tp_serial_find(tc, &p);
+	int fd = tp_uart_open(p.a, 0);
+	tp_serial_save(fd, &s0);
+	ATF_REQUIRE_EQ_MSG(s0.flags & ASYNC_SPD_MASK, 0, "a speed flag is "
+			   "already set: %#x", s0.flags);
+	ATF_REQUIRE_EQ(ask_speed(fd, B38400), B38400);
+	req = s0;
+	req.flags = (s0.flags & ~ASYNC_SPD_MASK) | flag;
+	sserial(fd, &req, name);
+	ATF_CHECK_EQ_MSG(speed_now(fd), means, "after setting %s at B38400 "
+			 "the port reads %#o, want %#o", name,
+			 (unsigned)speed_now(fd), (unsigned)means);
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B38400), means, "with %s, B38400 "
+			 "read back as %#o, want %#o", name,
+			 (unsigned)speed_now(fd), (unsigned)means);
+	req.flags = s0.flags & ~ASYNC_SPD_MASK;
+	sserial(fd, &req, "no speed flag");
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B38400), B38400, "without %s, B38400 "
+			 "read back as %#o", name, (unsigned)speed_now(fd));
+	tp_serial_put_back();
+}
+
+TP_CASE_ROOT(spd_hi_38400_means_57600, TP_LINUX,
+	     "With ASYNC_SPD_HI (setserial spd_hi) a port asked for 38400 "
+	     "baud runs at 57600 and tcgetattr reads B57600, at once when the "
+	     "flag is set at B38400 and for a later B38400; without the flag "
+	     "B38400 is 38400 again")
+{
+	spd_flag(tc, ASYNC_SPD_HI, B57600, "ASYNC_SPD_HI");
+}
+
+TP_CASE_ROOT(spd_vhi_38400_means_115200, TP_LINUX,
+	     "With ASYNC_SPD_VHI (setserial spd_vhi) a port asked for 38400 "
+	     "baud runs at 115200 and tcgetattr reads B115200; without the "
+	     "flag B38400 is 38400 again")
+{
+	spd_flag(tc, ASYNC_SPD_VHI, B115200, "ASYNC_SPD_VHI");
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, baud_base_caps_speed);
+	ATF_TP_ADD_TC(tp, spd_hi_38400_means_57600);
+	ATF_TP_ADD_TC(tp, spd_vhi_38400_means_115200);
+	return atf_no_error();
+}
