@@ -189,7 +189,7 @@ watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int deadli
 	memset(out, 0, sizeof *out);
 	snprintf(out->console_path, sizeof out->console_path, "console");
 	ATF_REQUIRE_EQ(ku_write_file("results", "", 0), 0);
-	ATF_REQUIRE_EQ(watch_spawn(argv, &po, &o, "results", "guest", true, out), 0);
+	ATF_REQUIRE_EQ(watch_spawn(argv, &po, &o, "results", "guest", true, NULL, out), 0);
 }
 
 /* What a 6.12 guest's console shows when a task oopses. */
