@@ -186,7 +186,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	for (size_t i = 0; i < e->expected.n; i++)
 		nexpected += case_selected(filter, e->expected.v[i]);
 	struct run_opts ro = { e->suite, e->initramfs, filter, e->deadline_s, e->kyua_vars,
-			       e->boot_deadline_s, e->oops_silence_s };
+			       e->boot_deadline_s, e->oops_silence_s, 0 };
 	struct detached_paths dp = { results, console, outcome, tmpdir };
 	double t0 = proc_now();
 	pid_t pid = run_detached(ki, &ro, &dp);

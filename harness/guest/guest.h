@@ -30,6 +30,10 @@ struct run_opts {
 				     long: the guest is dead, the run ends as a
 				     panic at once (mutation runs); 0: wait for
 				     the deadline */
+	int banner_s;             /* no "Linux version" on the console by then:
+				     the guest is stopped (run_outcome.stalled);
+				     0: no such limit (run_qemu sets it under
+				     KVM, where the banner takes a second) */
 };
 
 enum run_end {
@@ -50,6 +54,8 @@ struct run_outcome {
 	char err[512];
 	bool oops_silent;      /* RUN_PANIC because an Oops was followed by
 				  silence (run_opts.oops_silence_s) */
+	bool stalled;          /* stopped before the kernel's banner
+				  (run_opts.banner_s) */
 };
 
 /* Build the guest initramfs once per run from the built suite. */
@@ -64,8 +70,14 @@ int run_suite(const struct kernel_info *k, const struct run_opts *o,
 
 /* Probe once whether KVM works here (short deadline); cached per process. */
 bool kvm_usable(void);
+/* A kernel under working KVM prints its banner within a second or two;
+ * one that has not in this long will not (nested KVM here, now and then). */
+#define KVM_KERNEL_DEADLINE_S 30.0
 /* kvm_usable, and the first kernel (image) asked about prints on its
  * console under KVM; false from then on in this process when it does not. */
 bool kvm_usable_for(const char *image);
+/* KVM stopped working for a guest (why: for the progress line): TCG for
+ * the rest of this process. */
+void kvm_give_up(const char *why);
 
 #endif

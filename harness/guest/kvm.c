@@ -15,8 +15,6 @@
 #include <unistd.h>
 
 #define KVM_PROBE_DEADLINE_S 5.0
-/* A kernel under working KVM prints its banner within a second or two. */
-#define KVM_KERNEL_DEADLINE_S 30.0
 
 static int kvm_state = -1;   /* -1 unknown, 0 no, 1 yes */
 static bool kernel_seen;     /* a kernel printed under KVM */
@@ -121,6 +119,14 @@ kvm_usable(void)
 			    force && *force ? " (TTYPOT_ACCEL)" : "");
 	}
 	return kvm_state == 1;
+}
+
+void
+kvm_give_up(const char *why)
+{
+	if (kvm_state != 0)
+		ku_progress("accelerator: tcg from now on (%s)", why);
+	kvm_state = 0;
 }
 
 bool

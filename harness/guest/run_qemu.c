@@ -240,7 +240,6 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 		return -1;
 	}
 	bool kvm = same_arch(qa) && kvm_usable_for(k->image);
-	snprintf(out->accel, sizeof out->accel, "%s", kvm ? "kvm" : "tcg");
 	const char *tbase = getenv("TMPDIR");
 	tbase = tbase && *tbase ? tbase : "/tmp";
 	sweep_stale(tbase);
@@ -270,6 +269,12 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 			 strerror(errno));
 		goto done;
 	}
+	/* Under KVM a guest that shows no kernel banner in KVM_KERNEL_DEADLINE_S
+	 * is booted again under TCG: ko carries that limit. */
+	struct run_opts ko = *o;
+boot:
+	snprintf(out->accel, sizeof out->accel, "%s", kvm ? "kvm" : "tcg");
+	ko.banner_s = kvm ? (int)KVM_KERNEL_DEADLINE_S : 0;
 	/* The request channel: breaks go to the pair's chardevs by the PCI
 	 * function the guest sees them at. */
 	static const struct hostside_uart pair[] = {
@@ -346,12 +351,18 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 	snprintf(who, sizeof who, "%s", k->label[0] ? k->label : k->release);
 	ku_progress("%s: booting %s under %s (%s)", who, k->image, qa->qemu,
 		    out->accel);
-	int started = watch_spawn(argv, &po, o, results_path, who, true,
+	int started = watch_spawn(argv, &po, &ko, results_path, who, true,
 				  host ? &hs : NULL, out);
 	if (host)
 		hostside_close(&hs);
 	if (started < 0)
 		goto done;
+	if (kvm && out->stalled) {
+		kvm_give_up(out->err);
+		kvm = false;
+		out->stalled = false;
+		goto boot;
+	}
 	if (host && hs.requests)
 		ku_progress("%s: host side answered %d of %d requests", who,
 			    hs.answered, hs.requests);

@@ -87,7 +87,7 @@ struct seen {
 	int results_fd; /* console protocol lines are copied here, or -1 */
 	double now;
 	double t_begin, t_end, t_panic, t_oops, t_output;
-	bool begin, end, panic, oops;
+	bool begin, end, panic, oops, banner;
 	char oops_line[160]; /* the first Oops line, its timestamp dropped */
 };
 
@@ -133,6 +133,8 @@ on_console(void *arg, const char *line, size_t len)
 	struct seen *s = arg;
 	s->t_output = s->now;
 	note_oops(s, line, len);
+	if (!s->banner && memmem(line, len, "Linux version", 13))
+		s->banner = true;
 	/* A guest without a results port reports on the console instead. */
 	const char *p = strstr(line, "@TTYPOT1 ");
 	if (p && s->results_fd >= 0) {
@@ -160,7 +162,8 @@ watch_run(struct watch *w, struct run_outcome *out)
 		s.results_fd = open(w->results, O_WRONLY | O_APPEND | O_CLOEXEC);
 	tail_open(&res, w->results, w->offset);
 	tail_open(&con, w->console, 0);
-	bool exited = false, killed = false, boot_late = false, dead = false;
+	bool exited = false, killed = false, boot_late = false, dead = false,
+	     stalled = false;
 	int st = 0;
 	double last_note = w->t0;
 	for (;;) {
@@ -191,6 +194,15 @@ watch_run(struct watch *w, struct run_outcome *out)
 				    w->oops_silence_s);
 			proc_kill(w->pid, 1000);
 			exited = dead = true;
+			continue;
+		}
+		/* An accelerator that never runs the kernel proper (nested KVM
+		 * here does so now and then): the caller boots it again. */
+		if (w->banner_s > 0 && !s.banner && !s.begin && el > w->banner_s) {
+			ku_progress("%s: no kernel banner on the console in %d s, "
+				    "stopping it", w->who, w->banner_s);
+			proc_kill(w->pid, 1000);
+			exited = stalled = true;
 			continue;
 		}
 		if (el > w->deadline_s) {
@@ -241,6 +253,10 @@ watch_run(struct watch *w, struct run_outcome *out)
 		snprintf(out->err, sizeof out->err, "%s exited (status %d) "
 			 "without an end line", w->who, st);
 	out->oops_silent = dead && !s.panic;
+	out->stalled = stalled;
+	if (stalled)
+		snprintf(out->err, sizeof out->err, "%s printed no kernel banner "
+			 "within %d s", w->who, w->banner_s);
 	if (out->oops_silent)
 		snprintf(out->err, sizeof out->err, "the kernel Oopsed (%s) and then "
 			 "said nothing for %d s: stopped as dead", s.oops_line,
@@ -263,6 +279,7 @@ watch_spawn(const char *const argv[], const struct proc_opts *po,
 							  : 3600,
 			  .boot_deadline_s = o->boot_deadline_s,
 			  .oops_silence_s = o->oops_silence_s,
+			  .banner_s = o->banner_s,
 			  .results = results_path,
 			  .offset = off,
 			  .console = out->console_path,

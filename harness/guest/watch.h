@@ -22,6 +22,8 @@ struct watch {
 	int boot_deadline_s;    /* no begin line by then: stopped; 0 none */
 	int oops_silence_s;     /* an Oops, then no output this long: stopped
 				   as dead (a panic); 0 never (run_opts) */
+	int banner_s;           /* no kernel banner by then: stopped as
+				   stalled; 0 never (run_opts) */
 	const char *results;    /* results file, read from offset onwards */
 	long long offset;
 	const char *console;    /* scanned for panics when scan_panic */

@@ -173,10 +173,11 @@ ATF_TC_BODY(host_timeout, tc)
 
 /* A stand-in guest watched as QEMU is (watch_spawn, the console scanned):
  * body is a sh script; its stdout is the results channel ($R writes protocol
- * lines there), its stderr the console.  With oops_silence_s, deadline 30 s. */
+ * lines there), its stderr the console.  With oops_silence_s, banner_s and
+ * deadline_s as run_opts has them. */
 static void
-watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int deadline_s,
-	    struct run_outcome *out)
+watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int banner_s,
+	    int deadline_s, struct run_outcome *out)
 {
 	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
 	char rep[PATH_MAX], abs[PATH_MAX], script[PATH_MAX + 4096];
@@ -185,7 +186,8 @@ watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int deadli
 	snprintf(script, sizeof script, "R=%s\n%s", abs, body);
 	const char *argv[] = { "sh", "-c", script, NULL };
 	struct proc_opts po = { .stdout_path = "results", .stderr_path = "console" };
-	struct run_opts o = { .deadline_s = deadline_s, .oops_silence_s = oops_silence_s };
+	struct run_opts o = { .deadline_s = deadline_s, .oops_silence_s = oops_silence_s,
+			      .banner_s = banner_s };
 	memset(out, 0, sizeof *out);
 	snprintf(out->console_path, sizeof out->console_path, "console");
 	ATF_REQUIRE_EQ(ku_write_file("results", "", 0), 0);
@@ -213,7 +215,7 @@ ATF_TC_BODY(oops_then_silence_is_dead, tc)
 	struct run_outcome out;
 	const char *dead = "$R begin uname=x arch=y cases=2\n" OOPS_LINES "sleep 100 &\nwait\n";
 	double t0 = proc_now();
-	watch_guest(tc, dead, 3, 60, &out);
+	watch_guest(tc, dead, 3, 0, 60, &out);
 	double took = proc_now() - t0;
 	ATF_CHECK_EQ(out.end, RUN_PANIC);
 	ATF_CHECK_MSG(took >= 3 && took < 15, "stopped after %.1f s", took);
@@ -224,12 +226,12 @@ ATF_TC_BODY(oops_then_silence_is_dead, tc)
 	 * silence, then the end line. */
 	watch_guest(tc, "t=$($R now)\n$R begin uname=x arch=y cases=6\n" OOPS_LINES
 		    "for i in 1 2 3 4 5 6; do sleep 1; $R case-hex a/t_x:c$i passed 1000 ''; done\n"
-		    "$R end 0 $t\n", 3, 60, &out);
+		    "$R end 0 $t\n", 3, 0, 60, &out);
 	ATF_CHECK_EQ(out.end, RUN_DONE);
 
 	/* No oops_silence_s: the dead guest runs to the deadline. */
 	t0 = proc_now();
-	watch_guest(tc, dead, 0, 6, &out);
+	watch_guest(tc, dead, 0, 0, 6, &out);
 	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
 	ATF_CHECK_MSG(proc_now() - t0 >= 6, "stopped after %.1f s", proc_now() - t0);
 }
@@ -346,6 +348,32 @@ ATF_TC_BODY(narrow_list_as_kyua, tc)
 			 ku_read_file("out", NULL));
 }
 
+ATF_TC(no_banner_is_stalled);
+ATF_TC_HEAD(no_banner_is_stalled, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "with banner_s, a guest whose console shows no "
+			  "\"Linux version\" line in that long (a real-mode line does not "
+			  "count) is stopped as stalled, for its caller to boot again under "
+			  "TCG; one that shows the banner runs on past that to its end");
+	atf_tc_set_md_var(tc, "timeout", "60");
+}
+ATF_TC_BODY(no_banner_is_stalled, tc)
+{
+	struct run_outcome out;
+	double t0 = proc_now();
+	watch_guest(tc, "echo 'Probing EDD (edd=off to disable)... ok' >&2\n"
+		    "sleep 100 &\nwait\n", 0, 2, 60, &out);
+	ATF_CHECK_MSG(proc_now() - t0 < 20, "stopped after %.1f s", proc_now() - t0);
+	ATF_CHECK_MSG(out.stalled, "not marked stalled (end %d, err %s)", out.end, out.err);
+	ATF_CHECK_MSG(strstr(out.err, "no kernel banner"), "err: %s", out.err);
+
+	watch_guest(tc, "echo '[    0.000000] Linux version 6.12.118 (gcc)' >&2\n"
+		    "t=$($R now)\n$R begin uname=x arch=y cases=0\n"
+		    "sleep 3\n$R end 0 $t\n", 0, 2, 60, &out);
+	ATF_CHECK_MSG(!out.stalled, "a guest with its banner marked stalled");
+	ATF_CHECK_EQ_MSG(out.end, RUN_DONE, "end %d: %s", out.end, out.err);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, host_done);
@@ -355,6 +383,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, host_timeout);
 	ATF_TP_ADD_TC(tp, host_missing_script);
 	ATF_TP_ADD_TC(tp, oops_then_silence_is_dead);
+	ATF_TP_ADD_TC(tp, no_banner_is_stalled);
 	ATF_TP_ADD_TC(tp, initramfs_tiny_suite);
 	ATF_TP_ADD_TC(tp, narrow_list_as_kyua);
 	return atf_no_error();
