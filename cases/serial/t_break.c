@@ -6,6 +6,7 @@
  * QEMU carries no break over its UDP link, loops none in MCR loop mode and
  * models no parity on the link, and then the case skips saying so. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -26,6 +27,30 @@ TP_CASE(tcsendbreak_lasts_quarter_second, TP_LINUX,
 	long long ms = tp_now_ms() - t0;
 	ATF_CHECK_MSG(ms >= 250, "tcsendbreak returned after %lld ms", ms);
 	ATF_CHECK_MSG(ms < 5000, "tcsendbreak took %lld ms", ms);
+}
+
+TP_CASE(tcsbrkp_lasts_deciseconds, TP_LINUX,
+	"TCSBRKP (tcsendbreak's BSD form) holds the break for its argument in "
+	"tenths of a second: 3 lasts at least 300 ms; 0 means Linux's 250 ms")
+{
+	int a, b;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	const struct {
+		int arg, min_ms;
+	} v[] = {{3, 300}, {0, 250}};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char what[48];
+		snprintf(what, sizeof(what), "ioctl(A, TCSBRKP, %d)", v[i].arg);
+		long long t0 = tp_now_ms();
+		tp_waiting_for(what);
+		ATF_REQUIRE_EQ_MSG(ioctl(a, TCSBRKP, v[i].arg), 0, "TCSBRKP %d: %s",
+				   v[i].arg, strerror(errno));
+		long long ms = tp_now_ms() - t0;
+		ATF_CHECK_MSG(ms >= v[i].min_ms, "TCSBRKP %d returned after %lld ms, "
+			      "want at least %d", v[i].arg, ms, v[i].min_ms);
+		ATF_CHECK_MSG(ms < 5000, "TCSBRKP %d took %lld ms", v[i].arg, ms);
+	}
 }
 
 static int
@@ -206,6 +231,7 @@ TP_CASE(parity_error_marked, TP_POSIX,
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, tcsendbreak_lasts_quarter_second);
+	ATF_TP_ADD_TC(tp, tcsbrkp_lasts_deciseconds);
 	ATF_TP_ADD_TC(tp, tcsendbreak_drains_output_first);
 	ATF_TP_ADD_TC(tp, break_across_link_marked);
 	ATF_TP_ADD_TC(tp, break_in_loop_mode_marked);

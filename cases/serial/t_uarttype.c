@@ -11,6 +11,7 @@
  * do. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,7 +366,8 @@ TP_CASE_ROOT(rxtrig_rounds_down_closed_port, TP_LINUX,
 TP_CASE_ROOT(sysfs_attrs_match_gserial, TP_LINUX,
 	     "A UART's sysfs attributes (type, line, port, irq, flags, "
 	     "xmit_fifo_size, uartclk, close_delay, closing_wait, "
-	     "custom_divisor, io_type, iomem_reg_shift) say what TIOCGSERIAL "
+	     "custom_divisor, io_type, iomem_base, iomem_reg_shift) say what "
+	     "TIOCGSERIAL "
 	     "says: uartclk is baud_base * 16, the times the same units")
 {
 	struct tp_serial_pair p;
@@ -389,6 +391,7 @@ TP_CASE_ROOT(sysfs_attrs_match_gserial, TP_LINUX,
 		{"closing_wait", ss.closing_wait},
 		{"custom_divisor", ss.custom_divisor},
 		{"io_type", ss.io_type},
+		{"iomem_base", (long)(uintptr_t)ss.iomem_base},
 		{"iomem_reg_shift", ss.iomem_reg_shift},
 	};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)

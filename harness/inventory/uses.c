@@ -306,10 +306,20 @@ static void match_case(struct scan *sc, const struct closure *c, const char *cas
 		for (size_t j = 0; j < al->nitems; j++)
 			use(inv_lookup(inv, al->items[j]), cas, drv);
 	}
+	/* A case that builds its attribute paths from a format
+	 * ("/sys/class/tty/%s/%s", then "uartclk") names the attribute alone. */
+	bool sysfs_fmt = false;
+	for (size_t s = 0; s < c->nstrs; s++) {
+		size_t l = strlen(c->strs[s]);
+		sysfs_fmt |= !strncmp(c->strs[s], "/sys/class/tty/", 15) && l > 18 &&
+			     !strcmp(c->strs[s] + l - 3, "/%s");
+	}
 	for (size_t m = 0; m < sc->nstrmatch; m++) {
 		struct inv_item *it = &inv->items[sc->strmatch[m]];
 		for (size_t s = 0; s < c->nstrs; s++)
-			if (matches(it, c->strs[s])) {
+			if (matches(it, c->strs[s]) ||
+			    (sysfs_fmt && it->match == MATCH_SYSFS &&
+			     !strcmp(c->strs[s], it->pattern))) {
 				use(it, cas, drv);
 				break;
 			}
