@@ -196,9 +196,10 @@ mutants-sample: deps
 	fi
 
 # The proof of the kernel findings (fixtures/findings/*/README.md): the
-# widened 6.12 with and without the fix, the race's own rate, the whole suite
-# on the fixed 6.12 (fixtures/findings/proof.sh; FINDINGS_ARGS=race, rate or
-# suite for one step; N, BOOTS, DELAY, RATE_N, HOGS as it says).  Also builds
+# widened 6.12 with and without the fix, the race's own rate, the race on the
+# default kernels, the echoprt case, the whole suite on the fixed 6.12
+# (fixtures/findings/proof.sh; FINDINGS_ARGS=race, rate, kernels, echoprt or
+# suite for some steps; N, BOOTS, DELAY, RATE_N, HOGS as it says).  Also builds
 # the plain C reproducer for maintainers.
 FINDINGS_REPRO := fixtures/findings/n_tty-eio-race/eio_race
 $(FINDINGS_REPRO): $(FINDINGS_REPRO).c

@@ -176,8 +176,10 @@ static const char *const small_case =
 
 static const char *const serial_case =
 	"// SPDX-License-Identifier: GPL-2.0-only\n"
+	"static void attr(const char *a)\n{\n\tchar p[64];\n"
+	"\tsnprintf(p, sizeof p, \"/sys/class/tty/%s/%s\", \"ttyS0\", a);\n}\n"
 	"TP_CASE(reads_lines, TP_LINUX, \"modem lines\")\n"
-	"{\n\tint v;\n\tioctl(3, TIOCMGET, &v);\n}\n"
+	"{\n\tint v;\n\tioctl(3, TIOCMGET, &v);\n\tattr(\"uartclk\");\n}\n"
 	"ATF_TP_ADD_TCS(tp)\n{\n\tATF_TP_ADD_TC(tp, reads_lines);\n"
 	"\treturn atf_no_error();\n}\n";
 
@@ -222,7 +224,8 @@ ATF_TC_HEAD(unused_item_listed, tc)
 			  "tcgetattr and /proc/tty/drivers, the inventory lists those used (TCGETS "
 			  "through tcgetattr) and TIOCCONS, which no case names, as reachable with "
 			  "no case (exit 1); a reason in unreachable or uart changes its status, "
-			  "a serial case counts for a UART item and a pty case does not, and a "
+			  "a serial case counts for a UART item and a pty case does not, a sysfs "
+			  "attribute named beside a /sys/class/tty/%s/%s path format counts, and a "
 			  "reason naming no item is exit 2 naming its line");
 	atf_tc_set_md_var(tc, "timeout", INV_TIMEOUT);
 }
@@ -269,6 +272,10 @@ ATF_TC_BODY(unused_item_listed, tc)
 	ATF_CHECK_EQ(run_inventory(tc, suite, data, &out, NULL), 1);
 	ATF_CHECK_MATCH("\nTIOCMGET +used +1 case \\(pty 0, 8250 1\\): serial/t_lines:reads_lines",
 			rbuf_str(&out));
+	/* An attribute named beside a /sys/class/tty/%s/%s format is used;
+	 * one the case never names is not. */
+	ATF_CHECK_MATCH("\n/sys/class/tty/ttyS\\*/uartclk +used +1 case", rbuf_str(&out));
+	ATF_CHECK_MATCH("\n/sys/class/tty/ttyS\\*/xmit_fifo_size +NO CASE", rbuf_str(&out));
 	rbuf_free(&out);
 
 	data_dir(tc, data, "TIOCCONS a reason\nTIOCNOSUCH not a kernel name\n", "");
