@@ -33,6 +33,23 @@ tp_waiting_for(const char *what)
 	pthread_mutex_unlock(&waiting_lock);
 }
 
+/* The case's own thread, parked by the watchdog before it fails: the reaper
+ * that atf_tc_fail()'s exit runs kills the children, and a case thread still
+ * running would see them die and write its own failure ("process exited
+ * instead of blocking") over the watchdog's. */
+static pthread_t case_thread;
+static volatile sig_atomic_t case_parked;
+#define TP_PARK_SIG (SIGRTMIN + 7)
+
+static void
+park(int sig)
+{
+	(void)sig;
+	case_parked = 1;
+	for (;;)
+		pause();
+}
+
 /* The watchdog is a thread, not a signal handler, so failing from it may use
  * stdio and malloc; atf_tc_fail() exits the process, which runs the reaper. */
 static void *
@@ -43,6 +60,13 @@ watchdog(void *arg)
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
 		;
+	/* Park the case's thread (up to a second: a case that blocks the
+	 * signal is not parked, and fails as before). */
+	if (pthread_kill(case_thread, TP_PARK_SIG) == 0)
+		for (int i = 0; i < 100 && !case_parked; i++) {
+			struct timespec ms10 = {.tv_nsec = 10 * 1000 * 1000};
+			nanosleep(&ms10, NULL);
+		}
 	pthread_mutex_lock(&waiting_lock);
 	char what[256];
 	snprintf(what, sizeof(what), "%s", waiting_for);
@@ -60,6 +84,10 @@ tp_begin(const atf_tc_t *tc, int timeout_s)
 
 	(void)tc;
 	tp_case_pid = getpid();
+	case_thread = pthread_self();
+	struct sigaction sa = {.sa_handler = park};
+	sigemptyset(&sa.sa_mask);
+	sigaction(TP_PARK_SIG, &sa, NULL);
 	/* A SIGPIPE on a closed pty or pipe must be an EPIPE the case sees. */
 	signal(SIGPIPE, SIG_IGN);
 	atexit(tp_reap_all);
