@@ -132,7 +132,9 @@ long long tp_serial_transfer(int tx, int rx, const void *data, size_t len,
  * output stays queued (TIOCOUTQ) until tp_serial_start_output(peer). */
 void tp_serial_stop_output(int tx, int peer);
 void tp_serial_start_output(int peer);
-/* Wait (TP_WAIT_MS) until fd's rx counter (TIOCGICOUNT) reaches want. */
+/* Wait (TP_WAIT_MS) until fd's rx counter (TIOCGICOUNT) reaches want.  The
+ * counter counts since the port was registered, not since this open: want
+ * is a count read before the bytes were sent, plus their number. */
 void tp_uart_wait_rx(int fd, int want, const char *what);
 
 /* Modem lines (TIOCMGET/TIOCMBIS/TIOCMBIC/TIOCMSET), failing on error. */
