@@ -1191,7 +1191,7 @@ int cmd_mutants_generate(int argc, char **argv)
 		gen_title = "ttypot mutants of a patch's lines";
 		snprintf(gen_source, sizeof gen_source, "--diff %s in %s (HEAD %.12s)", chg.spec,
 			 chg.tree, chg.head);
-		ku_progress("mutants: --diff %s: %zu files changed, C under drivers/tty: %s",
+		ku_progress("mutants: --diff %s: files changed: %zu; C files under drivers/tty: %s",
 			    chg.spec, chg.diff.n, o.files[0] ? o.files : "none");
 	} else if (!ku_is_file(mark)) {
 		ku_progress("mutants: unpacking (and building) src:%s first", GEN_SOURCE);
@@ -1307,7 +1307,15 @@ int cmd_mutants_generate(int argc, char **argv)
 	}
 	save(o.outdir, &sp, &g, pick, t0, 0, 0);
 	if (have_chg && !sp.sample) {
-		rc = patch_verdict(&o, &chg, &g, pick, NULL, &pc, rbuf_str(&pothers));
+		/* Nothing to run; the map still tells the lines no program executes. */
+		char mapf[PATH_MAX + 32];
+		snprintf(mapf, sizeof mapf, "%s", o.map ? o.map : "");
+		if (!o.map)
+			snprintf(mapf, sizeof mapf, "%s/reports/cover.map", e.suite);
+		have_map = strcmp(mapf, "none") && ku_is_file(mapf) &&
+			   cover_load(mapf, &map, err, sizeof err) == 0;
+		rc = patch_verdict(&o, &chg, &g, pick, have_map ? &map : NULL, &pc,
+				   rbuf_str(&pothers));
 		goto out;
 	}
 	char cases[2048] = "";
@@ -1338,7 +1346,11 @@ int cmd_mutants_generate(int argc, char **argv)
 		fprintf(stderr, "ttypot: mutants: another ttypot mutants runs on %s\n", o.outdir);
 		goto out;
 	}
-	snprintf(tree, sizeof tree, "%s/src/%s", mroot, have_chg ? "tree" : GEN_SOURCE);
+	/* --tree DIR's copy keeps DIR's name: the same relative paths from the
+	 * build, so ccache (CCACHE_BASEDIR) hits on DIR's own builds' objects. */
+	const char *tname = have_chg ? strrchr(chg.tree, '/') : NULL;
+	snprintf(tree, sizeof tree, "%s/src/%s", mroot, tname && tname[1] ? tname + 1 :
+		 have_chg ? "tree" : GEN_SOURCE);
 	snprintf(me.cache, sizeof me.cache, "%s", mroot);
 	char ident[PATH_MAX + 200];
 	if (have_chg)

@@ -24,6 +24,7 @@
 #include "generate.h"
 #include "kutil.h"
 #include "mtree.h"
+#include "mutants_verdict.h"
 #include "patchsel.h"
 #include "proc.h"
 #include "rbuf.h"
@@ -593,6 +594,76 @@ ATF_TC_BODY(diff_keeps_changed_logic_lines, tc)
 	free(v);
 }
 
+/* A coverage map of the base tiny.c: tiny_read known, executed by
+ * pty/t_open on its line 10 when executed. */
+static void pt_map(bool executed, struct cover_map *m)
+{
+	char err[600];
+	struct rbuf t = {0};
+	rbuf_add(&t, "# ttypot coverage map 2\nprogram pty/t_open 1.0\ncases pty/t_open a\n"
+		 "fn " PT_FILE " 9 14 tiny_read\n");
+	if (executed)
+		rbuf_add(&t, "line " PT_FILE " 10 pty/t_open\n");
+	ATF_REQUIRE(ku_write_file("cover.map", t.s, t.len) == 0);
+	ATF_REQUIRE_MSG(cover_load("cover.map", m, err, sizeof err) == 0, "%s", err);
+	rbuf_free(&t);
+}
+
+ATF_TC(diff_verdict);
+ATF_TC_HEAD(diff_verdict, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A patch's verdict gives each survivor as FILE:LINE: "
+			  "ORIGINAL -> MUTATED survived: no case checks FUNCTION, the changed live "
+			  "lines of a function no program executes in the map, and the score");
+	atf_tc_set_md_var(tc, "require.progs", "spatch git");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(diff_verdict, tc)
+{
+	char err[600];
+	make_tree();
+	struct ps_change c;
+	ATF_REQUIRE_MSG(ps_read("tree", "HEAD~1..HEAD", &c, err, sizeof err) == 0, "%s", err);
+	struct gmut *v;
+	size_t n = pt_generate(tc, pt_new, &v);
+	unsigned char *pick = calloc(n, 1);
+	struct ps_counts k = {0};
+	struct pt_ctx ctx = { pt_new };
+	ps_select(&c.diff, v, n, pt_text, &ctx, pick, &k);
+	for (size_t i = 0; i < n; i++)
+		if (pick[i])
+			v[i].m.status = strcmp(v[i].m.key, PT_FILE ":18:ror:1") ? MS_KILLED
+										 : MS_SURVIVED;
+	struct cover_map m;
+	pt_map(false, &m);
+	struct verdict_in in = { .change = &c, .v = v, .n = n, .pick = pick, .file_text = pt_text,
+				 .ctx = &ctx, .map = &m, .counts = &k, .others = "" };
+	struct rbuf out = {0};
+	verdict_write(&in, &out);
+	const char *o = rbuf_str(&out);
+	ATF_CHECK_MSG(strstr(o, "- " PT_FILE ":18: left < 2 -> left <= 2 survived: no case "
+			     "checks tiny_read\n"), "%s", o);
+	ATF_CHECK_MSG(!strstr(o, ":18: left < 2 -> left > 2"), "a killed mutant listed: %s", o);
+	ATF_CHECK_MSG(strstr(o, "- " PT_FILE ":17-20: no program executes tiny_read\n"), "%s", o);
+	ATF_CHECK_MSG(strstr(o, "Score of the patch: 5/6 = 83.3 %"), "%s", o);
+	cover_free(&m);
+	rbuf_free(&out);
+	struct rbuf progs = {0};
+	pt_map(true, &m);
+	ATF_CHECK_EQ(ps_fn_programs(&m, PT_FILE, "tiny_read", &progs), 1);
+	ATF_CHECK_STREQ(rbuf_str(&progs), "pty/t_open");
+	ATF_CHECK_EQ(ps_fn_programs(&m, PT_FILE, "tiny_write", &progs), -1);
+	verdict_write(&in, &out);
+	o = rbuf_str(&out);
+	ATF_CHECK_MSG(!strstr(o, "no program executes tiny_read"), "%s", o);
+	cover_free(&m);
+	rbuf_free(&out);
+	rbuf_free(&progs);
+	ps_free(&c);
+	free(pick);
+	free(v);
+}
+
 /* ttypot mutants ARGS with the test's own cache; its exit status, its
  * output and errors into *out (malloc'd). */
 static int ttypot_mutants(const atf_tc_t *tc, const char *args, char **out)
@@ -656,6 +727,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, arid_lines);
 	ATF_TP_ADD_TC(tp, diff_keeps_changed_logic_lines);
+	ATF_TP_ADD_TC(tp, diff_verdict);
 	ATF_TP_ADD_TC(tp, diff_command);
 	ATF_TP_ADD_TC(tp, sample_stratified_and_seeded);
 	ATF_TP_ADD_TC(tp, known_sites);
