@@ -254,11 +254,11 @@ static const char *gen_text(const void *ctx, const char *file)
 static void keep_listed(struct rbuf *files, const char *listed)
 {
 	struct rbuf keep = {0};
-	char *list = xstrdup(rbuf_str(files));
-	for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
-		char *l = xstrdup(listed);
+	char *list = xstrdup(rbuf_str(files)), *s1 = NULL;
+	for (char *t = strtok_r(list, ",", &s1); t; t = strtok_r(NULL, ",", &s1)) {
+		char *l = xstrdup(listed), *s2 = NULL;
 		bool in = false;
-		for (char *u = strtok(l, ", "); u && !in; u = strtok(NULL, ", "))
+		for (char *u = strtok_r(l, ", ", &s2); u && !in; u = strtok_r(NULL, ", ", &s2))
 			in = !strcmp(t, u);
 		free(l);
 		if (in)
