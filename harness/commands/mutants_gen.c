@@ -1133,9 +1133,21 @@ static int patch_verdict(const struct gopts *o, const struct ps_change *chg,
 	free(have);
 	rbuf_free(&all);
 	int rc = 0;
+	struct mutant *mv = calloc(g->n ? g->n : 1, sizeof *mv);
+	size_t k = 0;
 	for (size_t i = 0; i < g->n; i++)
-		if (pick[i] && g->v[i].m.status == MS_SURVIVED)
-			rc = 1;
+		if (pick[i]) {
+			rc |= g->v[i].m.status == MS_SURVIVED;
+			mv[k++] = g->v[i].m;
+		}
+	/* The same mutants as KCIDB tests, beside a matrix's kcidb.json. */
+	struct rbuf kj = {0};
+	mutation_report_kcidb(mv, k, chg->head, gen_source, &kj);
+	snprintf(md, sizeof md, "%s/kcidb.json", o->outdir);
+	if (ku_write_file(md, kj.s, kj.len) < 0)
+		ku_progress("mutants: cannot write %s", md);
+	rbuf_free(&kj);
+	free(mv);
 	rbuf_free(&v);
 	return rc;
 }

@@ -28,6 +28,7 @@
 #include "patchsel.h"
 #include "proc.h"
 #include "rbuf.h"
+#include "report_mutation.h"
 #include "sample.h"
 #include "schemata.h"
 #include "sites.h"
@@ -614,7 +615,8 @@ ATF_TC_HEAD(diff_verdict, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "A patch's verdict gives each survivor as FILE:LINE: "
 			  "ORIGINAL -> MUTATED survived: no case checks FUNCTION, the changed live "
-			  "lines of a function no program executes in the map, and the score");
+			  "lines of a function no program executes in the map, and the score; its "
+			  "KCIDB tests PASS for kills and FAIL for the survivor");
 	atf_tc_set_md_var(tc, "require.progs", "spatch git");
 	atf_tc_set_md_var(tc, "timeout", "300");
 }
@@ -657,6 +659,27 @@ ATF_TC_BODY(diff_verdict, tc)
 	o = rbuf_str(&out);
 	ATF_CHECK_MSG(!strstr(o, "no program executes tiny_read"), "%s", o);
 	cover_free(&m);
+	rbuf_free(&out);
+	/* The same mutants as KCIDB tests: the survivor FAILs, the kills PASS. */
+	struct mutant mv[PT_NEXPECTED];
+	size_t nm = 0;
+	for (size_t i = 0; i < n && nm < PT_NEXPECTED; i++)
+		if (pick[i])
+			mv[nm++] = v[i].m;
+	mutation_report_kcidb(mv, nm, c.head, "--diff HEAD~1..HEAD", &out);
+	o = rbuf_str(&out);
+	ATF_CHECK_MSG(strstr(o, "\"path\": \"ttypot.mutants.drivers.tty.tiny_c.18.ror.1\""), "%s", o);
+	/* (report_jdump writes '<' as \u003c) */
+	ATF_CHECK_MSG(strstr(o, "\"comment\": \"" PT_FILE ":18: left \\u003c 2 -> left \\u003c= 2 "
+			     "survived: no case checks tiny_read\""), "%s", o);
+	size_t pass = 0, fail = 0;
+	for (const char *p = o; (p = strstr(p, "\"status\": \"")); p++) {
+		pass += !strncmp(p + 11, "PASS", 4);
+		fail += !strncmp(p + 11, "FAIL", 4);
+	}
+	ATF_CHECK_EQ_MSG(pass, 6, "%zu PASS (5 kills and the build)", pass);
+	ATF_CHECK_EQ(fail, 1);
+	ATF_CHECK_MSG(strstr(o, c.head), "the checkout is not HEAD %s", c.head);
 	rbuf_free(&out);
 	rbuf_free(&progs);
 	ps_free(&c);
