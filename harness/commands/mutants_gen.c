@@ -1358,8 +1358,9 @@ int cmd_mutants_generate(int argc, char **argv)
 		fprintf(stderr, "ttypot: mutants: another ttypot mutants runs on %s\n", o.outdir);
 		goto out;
 	}
-	/* --tree DIR's copy keeps DIR's name: the same relative paths from the
-	 * build, so ccache (CCACHE_BASEDIR) hits on DIR's own builds' objects. */
+	/* --tree DIR's copy keeps DIR's name: a DIR named as the src: source
+	 * gives the src: build's relative paths, which ccache (CCACHE_BASEDIR)
+	 * needs to reuse its objects. */
 	const char *tname = have_chg ? strrchr(chg.tree, '/') : NULL;
 	snprintf(tree, sizeof tree, "%s/src/%s", mroot, tname && tname[1] ? tname + 1 :
 		 have_chg ? "tree" : GEN_SOURCE);
