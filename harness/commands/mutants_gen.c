@@ -282,23 +282,21 @@ static void tree_ident(const struct ps_change *c, char *out, size_t outlen)
 	snprintf(out, outlen, "tree %s HEAD %s working %s\n", c->tree, c->head, hex);
 }
 
-/* The patch's mutants (pc->picked of them in pick) cut to a seeded sample of
- * want, drawn as sample_pick draws. */
+/* The patch's mutants (those in pick) cut to a seeded sample of want,
+ * without sample_pick's per-file floor (a patch has few mutants). */
 static size_t sample_patch(const struct gen *g, unsigned char *pick, size_t want,
 			   unsigned long long seed)
 {
-	struct gmut *sub = calloc(g->n ? g->n : 1, sizeof *sub);
 	size_t *at = calloc(g->n ? g->n : 1, sizeof *at), k = 0;
 	for (size_t i = 0; i < g->n; i++)
 		if (pick[i])
-			at[k] = i, sub[k++] = g->v[i];
+			at[k++] = i;
 	unsigned char *sp = calloc(k ? k : 1, 1);
-	size_t got = sample_pick(sub, k, want, seed, sp);
+	size_t got = sample_plain(k, want, seed, sp);
 	for (size_t j = 0; j < k; j++)
 		pick[at[j]] = sp[j];
 	free(sp);
 	free(at);
-	free(sub);
 	return got;
 }
 

@@ -361,6 +361,16 @@ ATF_TC_BODY(sample_stratified_and_seeded, tc)
 	ATF_CHECK_MSG(per[1] >= SAMPLE_MIN_PER_FILE, "the 100-mutant file got %zu", per[1]);
 	ATF_CHECK_MSG(per[0] > 70, "the 1000-mutant file got only %zu", per[0]);
 	ATF_CHECK_EQ(sample_pick(v, n, 5000, 1, a), n);
+	/* Without strata (a patch's sample): exactly want, the same per seed. */
+	unsigned char p1[20], p2[20];
+	size_t k1 = 0;
+	ATF_CHECK_EQ(sample_plain(20, 5, 7, p1), 5);
+	ATF_CHECK_EQ(sample_plain(20, 5, 7, p2), 5);
+	for (size_t i = 0; i < 20; i++)
+		k1 += p1[i];
+	ATF_CHECK_EQ(k1, 5);
+	ATF_CHECK(!memcmp(p1, p2, sizeof p1));
+	ATF_CHECK_EQ(sample_plain(3, 5, 7, p1), 3);
 	free(a);
 	free(b);
 	free(c);
