@@ -9,6 +9,7 @@
 #include "kutil.h"
 #include "matrix.h"
 #include "merge.h"
+#include "mutants_gen.h"
 #include "commands.h"
 #include "patch_order.h"
 #include "progress.h"
@@ -17,6 +18,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <unistd.h>
 
 /* Paths are bounded by PATH_MAX; a truncated message is only shorter. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -36,6 +38,10 @@ int ci_exit_code(const struct ci_obs *o)
 		return CI_REGRESSIONS;
 	if (o->matrix_rc != 0 && o->matrix_rc != 1)
 		return CI_USAGE;
+	if (o->mutants_error)
+		return CI_USAGE;
+	if (o->survivors)
+		return CI_REGRESSIONS;
 	return CI_OK;
 }
 
@@ -63,8 +69,11 @@ static const char *const ci_more =
 	"(the coverage map, --map, default SUITE/" PATCH_ORDER_MAP ") run first, in a\n"
 	"boot of their own, then the rest; a change the map cannot narrow (a header,\n"
 	"a build file, a new function) runs everything in one boot.\n"
-	"Exit: 0 no regression, 1 regressions, 2 usage/input errors or no baseline\n"
-	"results, 3 the tree does not build.\n";
+	"--mutants (with --base REV): then `ttypot mutants --generate --diff REV\n"
+	"--tree DIR` into the output directory's mutation/ (afresh each time): the lines\n"
+	"the change adds or replaces, mutated; a survivor counts as a regression.\n"
+	"Exit: 0 no regression, 1 regressions (or survivors), 2 usage/input errors or\n"
+	"no baseline results, 3 the tree does not build.\n";
 
 /* The baselines: comma-separated kernels and presets; a preset's host
  * column is left out (the host is no kernel a tree is compared with).
@@ -134,6 +143,43 @@ static void plan_order(struct cli *o, const char *tree, const char *base, const 
 	}
 }
 
+/* --mutants: `ttypot mutants --generate --diff base --tree tree` into
+ * OUTDIR/mutation, started afresh (a CI run's verdict is of this run).
+ * Its exit status. */
+static int run_mutants(const struct cli *o, const char *argv0, const char *tree,
+		       const char *base, const char *map)
+{
+	char mdir[PATH_MAX + 16], state[PATH_MAX + 48], deadline[32];
+	snprintf(mdir, sizeof mdir, "%s/mutation", o->outdir);
+	snprintf(state, sizeof state, "%s/mutation-state.json", mdir);
+	unlink(state);
+	snprintf(deadline, sizeof deadline, "%d", o->deadline_s);
+	const char *a[24];
+	int n = 0;
+	a[n++] = argv0;
+	a[n++] = "mutants";
+	a[n++] = "--generate";
+	a[n++] = "--diff";
+	a[n++] = base;
+	a[n++] = "--tree";
+	a[n++] = tree;
+	a[n++] = "-o";
+	a[n++] = mdir;
+	a[n++] = "--deadline";
+	a[n++] = deadline;
+	if (map)
+		a[n++] = "--map", a[n++] = map;
+	if (o->cases)
+		a[n++] = "--cases", a[n++] = o->cases;
+	if (o->cache_dir)
+		a[n++] = "--cache", a[n++] = o->cache_dir;
+	if (o->suite_dir)
+		a[n++] = "--suite", a[n++] = o->suite_dir;
+	a[n] = NULL;
+	fflush(stdout);
+	return cmd_mutants_generate(n, (char **)a);
+}
+
 int cmd_ci(int argc, char **argv)
 {
 	struct ci_obs obs = {0};
@@ -145,7 +191,7 @@ int cmd_ci(int argc, char **argv)
 	o.deadline_s = CLI_DEFAULT_DEADLINE_S;
 	o.jobs = 1;
 	const char *tree = NULL, *baseline = NULL, *base = NULL, *map = NULL, *flavour = NULL;
-	bool fresh = false;
+	bool fresh = false, mutants = false;
 	const struct cli_opt opts[] = {
 		{ "tree", 0, OPT_STR, &tree, 0, "DIR", "the kernel tree to build and test (required)" },
 		{ "baseline", 0, OPT_STR, &baseline, 0, "KERNELS",
@@ -156,6 +202,8 @@ int cmd_ci(int argc, char **argv)
 		  "the coverage map (default SUITE/" PATCH_ORDER_MAP ")" },
 		{ "fresh", 0, OPT_FLAG, &fresh, 0, NULL,
 		  "run the baselines even when the result cache has them" },
+		{ "mutants", 0, OPT_FLAG, &mutants, 0, NULL,
+		  "with --base: then the mutants of the change's lines (into -o's mutation/)" },
 		cli_opt_output(&o.outdir, "where the reports go (default reports)"),
 		cli_opt_cases(&o.cases),
 		cli_opt_cache(&o.cache_dir),
@@ -177,6 +225,11 @@ int cmd_ci(int argc, char **argv)
 	if (!tree || !baseline) {
 		fprintf(stderr, "ttypot: ci: %s is required ('ci --help' shows the options)\n",
 			!tree ? "--tree DIR" : "--baseline KERNELS");
+		obs.usage_error = true;
+		return ci_exit_code(&obs);
+	}
+	if (mutants && !base) {
+		fprintf(stderr, "ttypot: ci: --mutants needs --base REV (the change to mutate)\n");
 		obs.usage_error = true;
 		return ci_exit_code(&obs);
 	}
@@ -257,6 +310,11 @@ int cmd_ci(int argc, char **argv)
 		}
 	}
 	matrix_free(&m);
+	if (mutants && obs.tree_built) {
+		int mrc = run_mutants(&o, argv[0], abs[0] ? abs : tree, base, map);
+		obs.survivors = mrc == 1;
+		obs.mutants_error = mrc != 0 && mrc != 1;
+	}
 	int rc = ci_exit_code(&obs);
 	printf("ttypot: ci: %s against %s: %s (exit %d), %.0f s\n", treespec, judge,
 	       rc == CI_OK ? "no regression" : rc == CI_REGRESSIONS ? "regressions" :

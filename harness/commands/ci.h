@@ -10,7 +10,8 @@
  * Exit codes:
  *   0  no regression against the baseline
  *   1  regressions (a case that passes on the baseline fails on the tree;
- *      a tree that boots but panics or hangs shows as regressions too)
+ *      a tree that boots but panics or hangs shows as regressions too), or
+ *      with --mutants a mutant of the change's lines that survived
  *   2  usage or input errors, or a baseline that gave no results (nothing to
  *      compare against: never reported as "no regression")
  *   3  the tree could not be built (or is not a kernel tree): no results
@@ -31,6 +32,8 @@ struct ci_obs {
 	bool baseline_ran;  /* the baseline column has results */
 	int matrix_rc;      /* what the matrix run returned (0, 1, 2) */
 	long regressions;   /* regression marks in the tree's column */
+	bool survivors;     /* --mutants: a mutant of the change survived */
+	bool mutants_error; /* --mutants: its run could not finish (exit 2) */
 };
 
 /* The exit status: a pure function of obs. */

@@ -7,6 +7,8 @@
 #include "kutil.h"
 #include "mstate.h"
 #include "mtree.h"
+#include "mutants_verdict.h"
+#include "patchsel.h"
 #include "proc.h"
 #include "rbuf.h"
 #include "report_mutation.h"
@@ -55,6 +57,7 @@
 
 struct gopts {
 	const char *outdir, *cache, *suite, *map, *files, *patch, *resume, *keys, *cases, *rerun;
+	const char *diff, *tree;
 	int sample, seed, deadline_s;
 	bool generate, list, rerun_survivors;
 };
@@ -72,10 +75,15 @@ static const char *const gen_more =
 	"mutation.html and mutation-state.json after every mutant; --resume DIR\n"
 	"continues a run, --rerun-survivors (or --rerun KEYS) runs its survivors\n"
 	"(those mutants) again with the suite as it is now (the report keeps both\n"
-	"verdicts).  Exit: 0 every evaluated mutant killed, 1 survivors, 2 errors.\n";
+	"verdicts).  --diff REV[..REV] --tree DIR: every mutant of the lines a git\n"
+	"change of DIR's C files under drivers/tty adds or replaces, none on arid lines\n"
+	"(comments, declarations, log calls, assertions, tracepoints), no sample unless\n"
+	"--sample; then each survivor as FILE:LINE: ORIGINAL -> MUTATED survived, the\n"
+	"changed lines no program executes and the patch's score.  Exit: 0 every\n"
+	"evaluated mutant killed (or nothing to mutate), 1 survivors, 2 errors.\n";
 
 #define GEN_SYNOPSIS "--generate [OPTIONS]"
-#define GEN_NOPTS 17
+#define GEN_NOPTS 19
 
 /* The options of --generate into t (GEN_NOPTS entries, the last the end;
  * the first is --generate itself). */
@@ -93,6 +101,9 @@ static void gen_opts(struct gopts *o, struct cli_opt *t)
 		  "with --resume: run these evaluated mutants again (comma-separated keys)" },
 		{ "map", 0, OPT_STR, &o->map, 0, "FILE", "the coverage map (default reports/cover.map; none: no triage)" },
 		{ "files", 0, OPT_STR, &o->files, 0, "LIST", "comma-separated source files to mutate" },
+		{ "diff", 0, OPT_STR, &o->diff, 0, "REV[..REV]",
+		  "only the lines this git change adds or replaces (the working files against REV, or A..B)" },
+		{ "tree", 0, OPT_STR, &o->tree, 0, "DIR", "with --diff: the kernel git tree to mutate and build" },
 		{ "list", 0, OPT_FLAG, &o->list, 0, NULL, "print the generated mutants and stop" },
 		{ "keys", 0, OPT_STR, &o->keys, 0, "LIST", "these mutants (comma-separated keys), no sample" },
 		cli_opt_cases(&o->cases),
@@ -118,12 +129,18 @@ void mutants_gen_help(FILE *f)
 static int parse(int argc, char **argv, struct gopts *o)
 {
 	*o = (struct gopts){ .outdir = "reports/mutation", .seed = 1,
-			     .deadline_s = KR_DEFAULT_DEADLINE_S, .files = GEN_FILES };
+			     .deadline_s = KR_DEFAULT_DEADLINE_S };
 	struct cli_opt opts[GEN_NOPTS];
 	gen_opts(o, opts);
 	enum cli_verdict v = cli_command(argc, argv, opts, GEN_SYNOPSIS, gen_more, NULL, NULL);
 	if (v == CLI_OK && o->resume)
 		o->outdir = o->resume;
+	if (v == CLI_OK && (!o->diff != !o->tree || (o->diff && o->keys))) {
+		fprintf(stderr, "ttypot: mutants: %s\n", o->keys ? "--diff and --keys exclude "
+			"each other" : o->diff ? "--diff needs --tree DIR" :
+			"--tree needs --diff REV[..REV]");
+		return -1;
+	}
 	if (v == CLI_OK && (o->rerun_survivors || o->rerun) && !o->resume) {
 		fprintf(stderr, "ttypot: mutants: --rerun%s needs --resume DIR\n",
 			o->rerun ? "" : "-survivors");
@@ -225,6 +242,62 @@ static const char *file_text(const struct gen *g, const char *file)
 		if (!strcmp(g->files[i], file))
 			return g->texts[i];
 	return NULL;
+}
+
+/* file_text as patchsel.h and mutants_verdict.h take it. */
+static const char *gen_text(const void *ctx, const char *file)
+{
+	return file_text(ctx, file);
+}
+
+/* --files given with --diff: only the patch's files among them. */
+static void keep_listed(struct rbuf *files, const char *listed)
+{
+	struct rbuf keep = {0};
+	char *list = xstrdup(rbuf_str(files)), *s1 = NULL;
+	for (char *t = strtok_r(list, ",", &s1); t; t = strtok_r(NULL, ",", &s1)) {
+		char *l = xstrdup(listed), *s2 = NULL;
+		bool in = false;
+		for (char *u = strtok_r(l, ", ", &s2); u && !in; u = strtok_r(NULL, ", ", &s2))
+			in = !strcmp(t, u);
+		free(l);
+		if (in)
+			rbuf_addf(&keep, "%s%s", keep.len ? "," : "", t);
+	}
+	free(list);
+	rbuf_free(files);
+	*files = keep;
+}
+
+/* What the schemata tree of --tree DIR is linked from: its HEAD and the
+ * working files' changes, so a tree that changed is linked again. */
+static void tree_ident(const struct ps_change *c, char *out, size_t outlen)
+{
+	const char *args[] = { "diff", "--no-color", "--no-ext-diff", "HEAD", NULL };
+	char err[600], hex[65] = "unknown";
+	char *d = dm_git(c->tree, args, err, sizeof err);
+	if (d)
+		ku_sha256_hex(d, strlen(d), hex);
+	free(d);
+	snprintf(out, outlen, "tree %s HEAD %s working %s\n", c->tree, c->head, hex);
+}
+
+/* The patch's mutants (those in pick) cut to a seeded sample of want,
+ * without sample_pick's per-file floor (a patch has few mutants). */
+static size_t sample_patch(const struct gen *g, unsigned char *pick, size_t want,
+			   unsigned long long seed)
+{
+	size_t *at = calloc(g->n ? g->n : 1, sizeof *at), k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (pick[i])
+			at[k++] = i;
+	unsigned char *sp = calloc(k ? k : 1, 1);
+	size_t got = sample_plain(k, want, seed, sp);
+	for (size_t j = 0; j < k; j++)
+		pick[at[j]] = sp[j];
+	free(sp);
+	free(at);
+	return got;
 }
 
 static int generate(struct gen *g, const char *cache, const char *suite, const char *files,
@@ -387,6 +460,28 @@ static void add_programs(struct mutant *m, const char *add)
 }
 
 static bool filter_holds(const char *filter, const char *prog, size_t pl);
+
+/* A patch's mutant: its line is new to a map made of the source before the
+ * patch, so the programs that execute its function run it (every program
+ * when the map does not know the function). */
+static void fn_triage(const struct cover_map *map, const char *unmapped, struct mutant *m)
+{
+	m->covered_by[0] = '\0';
+	struct rbuf p = {0};
+	int n = ps_fn_programs(map, m->file, m->func, &p);
+	if (n < 0) {
+		snprintf(m->covered_by, sizeof m->covered_by, "*");
+	} else {
+		add_programs(m, rbuf_str(&p));
+		add_programs(m, unmapped);
+		if (!m->covered_by[0]) {
+			m->status = MS_NOT_COVERED;
+			snprintf(m->reason, sizeof m->reason, "no program executes %s (%s:%d)",
+				 m->func, m->file, m->line);
+		}
+	}
+	rbuf_free(&p);
+}
 
 /* The programs that execute m's lines, from the map; programs newer than
  * the map (unmapped) may execute any line, so they run for every mutant
@@ -983,6 +1078,11 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	col_free(r.col);
 }
 
+/* What the reports say was mutated: the tty layer of GEN_SOURCE, or a
+ * patch (--diff). */
+static const char *gen_title = "ttypot generated mutants of the tty layer";
+static char gen_source[512] = GEN_SOURCE;
+
 static void save(const char *outdir, struct mstate_params *p, const struct gen *g,
 		 const unsigned char *pick, double t0, double baseline_s, double build_s)
 {
@@ -997,14 +1097,57 @@ static void save(const char *outdir, struct mstate_params *p, const struct gen *
 		if (pick[i])
 			mv[k++] = g->v[i].m;
 	struct mutation_report_info info = {
-		.title = "ttypot generated mutants of the tty layer",
-		.source = GEN_SOURCE, .sampled = p->sample < p->generated,
+		.title = gen_title,
+		.source = gen_source, .sampled = p->sample < p->generated,
 		.seed = (unsigned long)p->seed, .generated = p->generated,
 		.wall_s = q.wall_s, .build_s = build_s, .baseline_s = baseline_s,
 	};
 	if (mutation_report_write(outdir, mv, k, g->src, &info, err, sizeof err) < 0)
 		ku_progress("mutants: reports: %s", err);
 	free(mv);
+}
+
+/* The patch's verdict (mutants_verdict.h) on stdout and at the end of
+ * mutation.md.  Returns the exit status: 1 survivors, else 0. */
+static int patch_verdict(const struct gopts *o, const struct ps_change *chg,
+			 const struct gen *g, const unsigned char *pick,
+			 const struct cover_map *map, const struct ps_counts *pc,
+			 const char *others)
+{
+	struct rbuf v = {0};
+	struct verdict_in in = { .change = chg, .v = g->v, .n = g->n, .pick = pick,
+				 .file_text = gen_text, .ctx = g, .map = map, .counts = pc,
+				 .others = others };
+	verdict_write(&in, &v);
+	fputs(rbuf_str(&v), stdout);
+	char md[PATH_MAX + 16];
+	snprintf(md, sizeof md, "%s/mutation.md", o->outdir);
+	char *have = ku_read_file(md, NULL);
+	struct rbuf all = {0};
+	rbuf_addf(&all, "%s%s", have ? have : "", have ? "\n" : "");
+	rbuf_add(&all, rbuf_str(&v));
+	if (ku_write_file(md, all.s, all.len) < 0)
+		ku_progress("mutants: cannot write %s", md);
+	free(have);
+	rbuf_free(&all);
+	int rc = 0;
+	struct mutant *mv = calloc(g->n ? g->n : 1, sizeof *mv);
+	size_t k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (pick[i]) {
+			rc |= g->v[i].m.status == MS_SURVIVED;
+			mv[k++] = g->v[i].m;
+		}
+	/* The same mutants as KCIDB tests, beside a matrix's kcidb.json. */
+	struct rbuf kj = {0};
+	mutation_report_kcidb(mv, k, chg->head, gen_source, &kj);
+	snprintf(md, sizeof md, "%s/kcidb.json", o->outdir);
+	if (ku_write_file(md, kj.s, kj.len) < 0)
+		ku_progress("mutants: cannot write %s", md);
+	rbuf_free(&kj);
+	free(mv);
+	rbuf_free(&v);
+	return rc;
 }
 
 int cmd_mutants_generate(int argc, char **argv)
@@ -1027,7 +1170,11 @@ int cmd_mutants_generate(int argc, char **argv)
 	}
 	int rc = 2;
 	struct gen g = {0};
-	unsigned char *pick = NULL;
+	unsigned char *pick = NULL, *ppick = NULL;
+	struct ps_change chg = {0};
+	bool have_chg = false;
+	struct rbuf pfiles = {0}, pothers = {0};
+	struct ps_counts pc = {0};
 	struct cover_map map = {0};
 	bool have_map = false;
 	if (o.map && strcmp(o.map, "none") && !ku_is_file(o.map)) {
@@ -1035,10 +1182,28 @@ int cmd_mutants_generate(int argc, char **argv)
 			"reports/cover.map)\n", o.map);
 		goto out;
 	}
+	if (!o.files && !o.diff)
+		o.files = GEN_FILES;
 	snprintf(g.src, sizeof g.src, "%s/src/%s", e.cache, GEN_SOURCE);
 	char mark[PATH_MAX + 32];
 	snprintf(mark, sizeof mark, "%s/.ttypot-unpacked", g.src);
-	if (!ku_is_file(mark)) {
+	if (o.diff) {
+		if (ps_read(o.tree, o.diff, &chg, err, sizeof err) < 0) {
+			fprintf(stderr, "ttypot: mutants: %s\n", err);
+			goto out;
+		}
+		have_chg = true;
+		ps_files(&chg, &pfiles, &pothers);
+		if (o.files)
+			keep_listed(&pfiles, o.files);
+		o.files = rbuf_str(&pfiles);
+		snprintf(g.src, sizeof g.src, "%s", chg.tree);
+		gen_title = "ttypot mutants of a patch's lines";
+		snprintf(gen_source, sizeof gen_source, "--diff %s in %s (HEAD %.12s)", chg.spec,
+			 chg.tree, chg.head);
+		ku_progress("mutants: --diff %s: files changed: %zu; C files under drivers/tty: %s",
+			    chg.spec, chg.diff.n, o.files[0] ? o.files : "none");
+	} else if (!ku_is_file(mark)) {
 		ku_progress("mutants: unpacking (and building) src:%s first", GEN_SOURCE);
 		struct kernel_info ki;
 		if (kr_resolve(&e, "src:" GEN_SOURCE, &ki, NULL, err, sizeof err) < 0) {
@@ -1050,7 +1215,18 @@ int cmd_mutants_generate(int argc, char **argv)
 		fprintf(stderr, "ttypot: mutants: generating: %s\n", err);
 		goto out;
 	}
+	if (have_chg) {
+		ppick = calloc(g.n ? g.n : 1, 1);
+		ps_select(&chg.diff, g.v, g.n, gen_text, &g, ppick, &pc);
+		ku_progress("mutants: --diff %s: %zu changed lines (%zu arid), %zu mutants on them: "
+			    "%zu on arid lines and %zu in constant contexts left out, %zu to run",
+			    chg.spec, pc.lines, pc.arid_lines, pc.touched, pc.arid, pc.constant,
+			    pc.picked);
+	}
 	if (o.list) {
+		for (size_t i = 0; have_chg && i < g.n; i++)
+			if (!ppick[i])
+				g.v[i].constant = "not in the patch"; /* list_mutants skips it */
 		list_mutants(&g);
 		rc = 0;
 		goto out;
@@ -1061,7 +1237,7 @@ int cmd_mutants_generate(int argc, char **argv)
 	}
 	pick = calloc(g.n ? g.n : 1, 1);
 	struct mstate_params sp = { .seed = (unsigned long long)o.seed, .generated = g.n };
-	char *src_mark = ku_read_file(mark, NULL);
+	char *src_mark = have_chg ? xstrdup(gen_source) : ku_read_file(mark, NULL);
 	snprintf(sp.source, sizeof sp.source, "%.*s", (int)strcspn(src_mark ? src_mark : "", "\n"),
 		 src_mark ? src_mark : "");
 	free(src_mark);
@@ -1094,7 +1270,12 @@ int cmd_mutants_generate(int argc, char **argv)
 				"it, or give another -o\n", o.outdir, statef, o.outdir);
 			goto out;
 		}
-		if (o.keys) {
+		if (have_chg) {
+			memcpy(pick, ppick, g.n);
+			sp.sample = pc.picked;
+			if (o.sample && (size_t)o.sample < pc.picked)
+				sp.sample = sample_patch(&g, pick, (size_t)o.sample, sp.seed);
+		} else if (o.keys) {
 			char *list = xstrdup(o.keys);
 			bool bad = false;
 			for (char *t = strtok(list, ", "); t; t = strtok(NULL, ", ")) {
@@ -1126,7 +1307,7 @@ int cmd_mutants_generate(int argc, char **argv)
 				ku_progress("mutants: %zu of the draw in constant contexts left out",
 					    k);
 		}
-		sp.generated = g.n - g.nconst;
+		sp.generated = have_chg ? pc.picked : g.n - g.nconst;
 		ku_progress("mutants: sample of %zu of %zu mutants (seed %llu)", sp.sample,
 			    sp.generated, sp.seed);
 	}
@@ -1135,6 +1316,18 @@ int cmd_mutants_generate(int argc, char **argv)
 		goto out;
 	}
 	save(o.outdir, &sp, &g, pick, t0, 0, 0);
+	if (have_chg && !sp.sample) {
+		/* Nothing to run; the map still tells the lines no program executes. */
+		char mapf[PATH_MAX + 32];
+		snprintf(mapf, sizeof mapf, "%s", o.map ? o.map : "");
+		if (!o.map)
+			snprintf(mapf, sizeof mapf, "%s/reports/cover.map", e.suite);
+		have_map = strcmp(mapf, "none") && ku_is_file(mapf) &&
+			   cover_load(mapf, &map, err, sizeof err) == 0;
+		rc = patch_verdict(&o, &chg, &g, pick, have_map ? &map : NULL, &pc,
+				   rbuf_str(&pothers));
+		goto out;
+	}
 	char cases[2048] = "";
 	if (o.cases) {
 		snprintf(cases, sizeof cases, "%s", o.cases);
@@ -1163,16 +1356,26 @@ int cmd_mutants_generate(int argc, char **argv)
 		fprintf(stderr, "ttypot: mutants: another ttypot mutants runs on %s\n", o.outdir);
 		goto out;
 	}
-	snprintf(tree, sizeof tree, "%s/src/%s", mroot, GEN_SOURCE);
+	/* --tree DIR's copy keeps DIR's name: a DIR named as the src: source
+	 * gives the src: build's relative paths, which ccache (CCACHE_BASEDIR)
+	 * needs to reuse its objects. */
+	const char *tname = have_chg ? strrchr(chg.tree, '/') : NULL;
+	snprintf(tree, sizeof tree, "%s/src/%s", mroot, tname && tname[1] ? tname + 1 :
+		 have_chg ? "tree" : GEN_SOURCE);
 	snprintf(me.cache, sizeof me.cache, "%s", mroot);
-	if (mtree_prepare(g.src, tree, err, sizeof err) < 0) {
+	char ident[PATH_MAX + 200];
+	if (have_chg)
+		tree_ident(&chg, ident, sizeof ident);
+	if ((have_chg ? mtree_prepare_ident(g.src, tree, ident, err, sizeof err)
+		      : mtree_prepare(g.src, tree, err, sizeof err)) < 0) {
 		fprintf(stderr, "ttypot: mutants: the schemata tree: %s\n", err);
 		free(in);
 		goto out;
 	}
 	kr_ccache_basedir(tree, e.cache);
 	tree_build_dir(mroot, tree, bdir, sizeof bdir);
-	seed_build(e.cache, bdir);
+	if (!have_chg)
+		seed_build(e.cache, bdir); /* a user's tree is no copy of the src: build */
 	struct kernel_info ki;
 	double build_s = 0;
 	if (build_schemata(&me, &g, in, tree, &ki, &build_s, err, sizeof err) < 0) {
@@ -1241,7 +1444,7 @@ int cmd_mutants_generate(int argc, char **argv)
 			continue;
 		if (!have_map)
 			continue; /* decided when it runs: the map may come by then */
-		cover_triage(&map, rbuf_str(&unmapped), m);
+		(have_chg ? fn_triage : cover_triage)(&map, rbuf_str(&unmapped), m);
 		if (cases[0] && m->status == MS_PENDING)
 			restrict_to(m, cases);
 		uncovered += m->status == MS_NOT_COVERED;
@@ -1267,7 +1470,7 @@ int cmd_mutants_generate(int argc, char **argv)
 		}
 		if (!m->covered_by[0]) {
 			if (have_map)
-				cover_triage(&map, rbuf_str(&unmapped), m);
+				(have_chg ? fn_triage : cover_triage)(&map, rbuf_str(&unmapped), m);
 			else
 				snprintf(m->covered_by, sizeof m->covered_by, "*");
 			if (cases[0] && m->status == MS_PENDING)
@@ -1309,6 +1512,11 @@ int cmd_mutants_generate(int argc, char **argv)
 	       100.0 * (double)killed / (double)(killed + tally[MS_SURVIVED]) : 0.0,
 	       proc_now() - t0, o.outdir);
 	rc = kr_interrupted || tally[MS_PENDING] ? 2 : tally[MS_SURVIVED] ? 1 : 0;
+	if (have_chg) {
+		int v = patch_verdict(&o, &chg, &g, pick, have_map ? &map : NULL, &pc,
+				      rbuf_str(&pothers));
+		rc = rc == 2 ? 2 : v;
+	}
 out:
 	if (have_map)
 		cover_free(&map);
@@ -1320,6 +1528,10 @@ out:
 	free(g.texts);
 	free(g.v);
 	free(pick);
+	free(ppick);
+	ps_free(&chg);
+	rbuf_free(&pfiles);
+	rbuf_free(&pothers);
 	kr_env_free(&e);
 	return rc;
 }

@@ -49,14 +49,24 @@ int mtree_write(const char *tree, const char *rel, const char *text, char *err,
 
 int mtree_prepare(const char *pristine, const char *tree, char *err, size_t errlen)
 {
-	char pmark[PATH_MAX], tmark[PATH_MAX];
+	char pmark[PATH_MAX];
 	snprintf(pmark, sizeof pmark, "%s/.ttypot-unpacked", pristine);
-	snprintf(tmark, sizeof tmark, "%s/.ttypot-mutation-base", tree);
 	char *want = ku_read_file(pmark, NULL);
 	if (!want) {
 		snprintf(err, errlen, "%s: the pristine source is not unpacked", pristine);
 		return -1;
 	}
+	int rc = mtree_prepare_ident(pristine, tree, want, err, errlen);
+	free(want);
+	return rc;
+}
+
+int mtree_prepare_ident(const char *pristine, const char *tree, const char *ident, char *err,
+			size_t errlen)
+{
+	char tmark[PATH_MAX];
+	snprintf(tmark, sizeof tmark, "%s/.ttypot-mutation-base", tree);
+	char *want = xstrdup(ident);
 	char *have = ku_read_file(tmark, NULL);
 	bool fresh = have && !strcmp(have, want);
 	free(have);

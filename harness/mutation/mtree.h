@@ -19,6 +19,10 @@
 /* Make (once per pristine source) the hard-link copy and the Makefile and
  * header it needs.  0, or -1 with a message. */
 int mtree_prepare(const char *pristine, const char *tree, char *err, size_t errlen);
+/* The same for any source (a user's git tree: --tree), linked again when
+ * ident (what the source holds) differs from the last link's. */
+int mtree_prepare_ident(const char *pristine, const char *tree, const char *ident, char *err,
+			size_t errlen);
 
 /* Replace tree/rel with text, unless it already holds exactly that (so make
  * rebuilds only what changed).  0, or -1 with a message. */

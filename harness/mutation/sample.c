@@ -75,3 +75,23 @@ size_t sample_pick(const struct gmut *v, size_t n, size_t want,
 	free(share);
 	return picked;
 }
+
+size_t sample_plain(size_t n, size_t want, unsigned long long seed, unsigned char *pick)
+{
+	memset(pick, 0, n);
+	if (want > n)
+		want = n;
+	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	unsigned long long x = seed;
+	for (size_t i = 0; i < want; i++) {
+		size_t j = i + (size_t)(splitmix64(&x) % (n - i));
+		size_t t = idx[i];
+		idx[i] = idx[j];
+		idx[j] = t;
+		pick[idx[i]] = 1;
+	}
+	free(idx);
+	return want;
+}

@@ -21,4 +21,9 @@
 size_t sample_pick(const struct gmut *v, size_t n, size_t want,
 		   unsigned long long seed, unsigned char *pick);
 
+/* Mark want of n (all when want >= n), drawn with the same generator but
+ * without strata: a patch's mutants (`--diff --sample`), often of one file
+ * and fewer than a file's floor.  Returns how many were picked. */
+size_t sample_plain(size_t n, size_t want, unsigned long long seed, unsigned char *pick);
+
 #endif

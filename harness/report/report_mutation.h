@@ -87,6 +87,12 @@ void mutation_npm_dir(char *out, size_t outlen);
 #define MUTATION_SCHEMA \
 	"node_modules/mutation-testing-report-schema/src/mutation-testing-report-schema.json"
 
+/* A patch's mutants (`ttypot mutants --generate --diff`) as KCIDB v5 tests:
+ * one checkout (head, the tree's HEAD sha; comment says what was mutated),
+ * one build, a test per mutant (killed PASS, survived FAIL). */
+void mutation_report_kcidb(const struct mutant *m, size_t n, const char *head,
+			   const char *comment, struct rbuf *out);
+
 /* Write mutation.md, mutation-report.json and mutation.html into dir
  * (created), in that order.  0, or -1 with a message naming what could not
  * be written and why; the files before it are written (a missing bundle

@@ -101,7 +101,8 @@ ATF_TC_BODY(bisect_never_above_127, tc)
 ATF_TC(ci_codes);
 ATF_TC_HEAD(ci_codes, tc)
 {
-	atf_tc_set_md_var(tc, "descr", "ci: 0 clean, 1 regressions, 2 usage or no baseline, "
+	atf_tc_set_md_var(tc, "descr", "ci: 0 clean, 1 regressions (or --mutants survivors), "
+			  "2 usage, no baseline or a --mutants run that could not finish, "
 			  "3 tree does not build");
 }
 ATF_TC_BODY(ci_codes, tc)
@@ -123,6 +124,13 @@ ATF_TC_BODY(ci_codes, tc)
 	/* regressions win over a late report error: the verdict is known */
 	re.regressions = 1;
 	ATF_CHECK_EQ(ci_exit_code(&re), 1);
+	/* --mutants: a survivor is a regression, a run that could not finish an error */
+	struct ci_obs mu = { .tree_built = true, .baseline_ran = true, .survivors = true };
+	ATF_CHECK_EQ(ci_exit_code(&mu), 1);
+	mu.mutants_error = true;
+	ATF_CHECK_EQ(ci_exit_code(&mu), 2);
+	mu.regressions = 1;
+	ATF_CHECK_EQ(ci_exit_code(&mu), 1);
 }
 
 ATF_TC(mutant_header);

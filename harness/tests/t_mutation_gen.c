@@ -6,7 +6,11 @@
  * the schemata, chosen at run time, behaves exactly as the mutant's own
  * patch compiled alone; with the guard folded to a constant the objects
  * are those of the original and of the mutant; on const_tty.c the
- * mutants in constant contexts are marked, as the compiler has it.
+ * mutants in constant contexts are marked, as the compiler has it.  On a
+ * stand-in git tree the test makes (tiny.c: a change adding a declaration,
+ * a comment, a printk, a WARN_ON and real logic), --diff keeps exactly the
+ * mutants of the changed logic lines (patchsel.h, arid.h), and the command
+ * names bad input and exits 2.
  */
 #include <atf-c.h>
 
@@ -16,11 +20,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arid.h"
 #include "generate.h"
 #include "kutil.h"
 #include "mtree.h"
+#include "mutants_verdict.h"
+#include "patchsel.h"
 #include "proc.h"
 #include "rbuf.h"
+#include "report_mutation.h"
 #include "sample.h"
 #include "schemata.h"
 #include "sites.h"
@@ -353,14 +361,407 @@ ATF_TC_BODY(sample_stratified_and_seeded, tc)
 	ATF_CHECK_MSG(per[1] >= SAMPLE_MIN_PER_FILE, "the 100-mutant file got %zu", per[1]);
 	ATF_CHECK_MSG(per[0] > 70, "the 1000-mutant file got only %zu", per[0]);
 	ATF_CHECK_EQ(sample_pick(v, n, 5000, 1, a), n);
+	/* Without strata (a patch's sample): exactly want, the same per seed. */
+	unsigned char p1[20], p2[20];
+	size_t k1 = 0;
+	ATF_CHECK_EQ(sample_plain(20, 5, 7, p1), 5);
+	ATF_CHECK_EQ(sample_plain(20, 5, 7, p2), 5);
+	for (size_t i = 0; i < 20; i++)
+		k1 += p1[i];
+	ATF_CHECK_EQ(k1, 5);
+	ATF_CHECK(!memcmp(p1, p2, sizeof p1));
+	ATF_CHECK_EQ(sample_plain(3, 5, 7, p1), 3);
 	free(a);
 	free(b);
 	free(c);
 	free(v);
 }
 
+/* The stand-in kernel tree: tiny.c before and after a change. */
+#define PT_FILE "drivers/tty/tiny.c"
+static const char pt_base[] =
+	"// SPDX-License-Identifier: GPL-2.0-only\n"
+	"#define EIO 5\n"
+	"struct tiny { int lflag; int count; int woken; };\n"
+	"int printk(const char *fmt, ...);\n"
+	"#define WARN_ON(c) (c)\n"
+	"void wake_up(struct tiny *t);\n"
+	"\n"
+	"int tiny_read(struct tiny *t, int want)\n"
+	"{\n"
+	"\tif (t->count < want)\n"
+	"\t\treturn -EIO;\n"
+	"\tt->count -= want;\n"
+	"\treturn want;\n"
+	"}\n";
+/* Lines 10-12 and 15-20 are new: a declaration, a blank, a comment, a
+ * printk and a WARN_ON with operators of their own (arid), then logic. */
+static const char pt_new[] =
+	"// SPDX-License-Identifier: GPL-2.0-only\n"
+	"#define EIO 5\n"
+	"struct tiny { int lflag; int count; int woken; };\n"
+	"int printk(const char *fmt, ...);\n"
+	"#define WARN_ON(c) (c)\n"
+	"void wake_up(struct tiny *t);\n"
+	"\n"
+	"int tiny_read(struct tiny *t, int want)\n"
+	"{\n"
+	"\tint left;\n"
+	"\n"
+	"\t/* a short read wakes the writer */\n"
+	"\tif (t->count < want)\n"
+	"\t\treturn -EIO;\n"
+	"\tprintk(\"tiny: read %d, more %d\\n\", want, t->count > want);\n"
+	"\tWARN_ON(t->count < 0);\n"
+	"\tleft = t->count - want;\n"
+	"\tif (left < 2)\n"
+	"\t\twake_up(t);\n"
+	"\tt->count = left;\n"
+	"\treturn want;\n"
+	"}\n";
+/* The mutants of the changed logic lines, and only they. */
+static const char *const pt_expected[] = {
+	PT_FILE ":18:ror:1", PT_FILE ":18:ror:2", PT_FILE ":18:neg:1",
+	PT_FILE ":18:obo:1", PT_FILE ":18:obo:2", PT_FILE ":19:call:1",
+};
+#define PT_NEXPECTED (sizeof pt_expected / sizeof *pt_expected)
+
+static void git_sh(const char *cmd)
+{
+	char full[1024];
+	snprintf(full, sizeof full, "cd tree && git -c user.name=ttypot -c user.email=t@ttypot "
+		 "-c init.defaultBranch=main %s", cmd);
+	struct proc_result *pr = malloc(sizeof *pr);
+	int rc = run_sh(full, pr);
+	ATF_REQUIRE_MSG(rc == 0, "%s: exit %d: %s", cmd, rc, pr->out);
+	free(pr);
+}
+
+/* ./tree: a git tree with tiny.c's base committed, then its change. */
+static void make_tree(void)
+{
+	ATF_REQUIRE(ku_mkdir_p("tree/drivers/tty", 0755) == 0);
+	git_sh("init -q");
+	ATF_REQUIRE(ku_write_file("tree/" PT_FILE, pt_base, strlen(pt_base)) == 0);
+	git_sh("add -A");
+	git_sh("commit -q -m base");
+	ATF_REQUIRE(ku_write_file("tree/" PT_FILE, pt_new, strlen(pt_new)) == 0);
+	git_sh("commit -q -a -m change");
+}
+
+struct pt_ctx {
+	const char *text;
+};
+
+static const char *pt_text(const void *ctx, const char *file)
+{
+	return strcmp(file, PT_FILE) ? NULL : ((const struct pt_ctx *)ctx)->text;
+}
+
+/* Every mutant of the tree's tiny.c, by the real rules. */
+static size_t pt_generate(const atf_tc_t *tc, const char *text, struct gmut **v)
+{
+	char rules[PATH_MAX], err[600];
+	srcdir_file(tc, "fixtures/mutation", rules, sizeof rules);
+	struct site *sv = NULL;
+	size_t sn = 0, n = 0, skipped = 0, dropped = 0;
+	ATF_REQUIRE_MSG(sites_scan("tree", rules, PT_FILE, &sv, &sn, err, sizeof err) == 0,
+			"sites_scan: %s", err);
+	*v = NULL;
+	ATF_REQUIRE(gen_expand(text, sv, sn, v, &n, &skipped, err, sizeof err) == 0);
+	free(sv);
+	return gen_finish(*v, n, &dropped);
+}
+
+ATF_TC(arid_lines);
+ATF_TC_HEAD(arid_lines, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "Comments, blank lines, pure declarations and log, "
+			  "assertion and tracepoint calls as whole statements are arid; logic, "
+			  "initialised declarations and a WARN_ON whose value is used are live");
+	atf_tc_set_md_var(tc, "timeout", "30");
+}
+ATF_TC_BODY(arid_lines, tc)
+{
+	static const char text[] =
+		"static int x;\n"                           /* 1 decl */
+		"int f(struct tty_struct *tty, int n)\n"    /* 2 live */
+		"{\n"                                       /* 3 live (a brace) */
+		"\tstruct n_tty_data *ldata, **pp;\n"       /* 4 decl */
+		"\tint i = n + 1;\n"                        /* 5 live */
+		"\n"                                        /* 6 blank */
+		"\t/* a comment\n"                          /* 7 comment */
+		"\t * on two lines */\n"                    /* 8 comment */
+		"\tpr_err(\"bad %d\\n\",\n"                /* 9 log */
+		"\t       n > 3);\n"                        /* 10 log */
+		"\tif (WARN_ON(n < 0))\n"                   /* 11 live */
+		"\t\treturn -EINVAL;\n"                     /* 12 live */
+		"\tWARN_ON_ONCE(i == 2);\n"                 /* 13 assertion */
+		"\tif (n)\n"                                /* 14 live */
+		"\t\ttty_warn(tty, \"n\\n\");\n"           /* 15 log */
+		"\telse\n"                                  /* 16 live */
+		"\t\ttrace_tiny(n, i);\n"                   /* 17 tracepoint */
+		"\tdev_dbg(tty->dev, \"x\");  // why\n"     /* 18 log */
+		"\tdev_set_drvdata(tty->dev, NULL);\n"      /* 19 live */
+		"\tBUG_ON(!tty);\n"                         /* 20 assertion */
+		"\treturn i; /* done */\n"                  /* 21 live */
+		"}\n";
+	static const char *const want[] = {
+		NULL, "a declaration", NULL, NULL, "a declaration", NULL, "blank", "a comment",
+		"a comment", "a log call", "a log call", NULL, NULL, "an assertion", NULL,
+		"a log call", NULL, "a tracepoint", "a log call", NULL, "an assertion", NULL,
+	};
+	struct arid a;
+	arid_scan(text, &a);
+	for (int l = 1; l <= 21; l++) {
+		const char *w = arid_why(&a, l);
+		if ((w == NULL) != (want[l] == NULL) || (w && strcmp(w, want[l])))
+			atf_tc_fail_nonfatal("line %d: %s, want %s", l, w ? w : "live",
+					     want[l] ? want[l] : "live");
+	}
+	ATF_CHECK(arid_span(&a, 7, 10));
+	ATF_CHECK(!arid_span(&a, 10, 11));
+	arid_free(&a);
+}
+
+ATF_TC(diff_keeps_changed_logic_lines);
+ATF_TC_HEAD(diff_keeps_changed_logic_lines, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "--diff A..B on a stand-in git tree keeps every "
+			  "mutant of the changed logic lines and no other: none on the unchanged "
+			  "lines, the declaration, the comment, the printk or the WARN_ON; --diff "
+			  "REV takes the working files' change");
+	atf_tc_set_md_var(tc, "require.progs", "spatch git");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(diff_keeps_changed_logic_lines, tc)
+{
+	char err[600];
+	make_tree();
+	struct ps_change c;
+	ATF_REQUIRE_MSG(ps_read("tree", "HEAD~1..HEAD", &c, err, sizeof err) == 0, "%s", err);
+	struct rbuf files = {0}, others = {0};
+	ATF_CHECK_EQ(ps_files(&c, &files, &others), 1);
+	ATF_CHECK_STREQ(rbuf_str(&files), PT_FILE);
+	struct gmut *v;
+	size_t n = pt_generate(tc, pt_new, &v);
+	unsigned char *pick = calloc(n, 1);
+	struct ps_counts k = {0};
+	struct pt_ctx ctx = { pt_new };
+	ps_select(&c.diff, v, n, pt_text, &ctx, pick, &k);
+	for (size_t i = 0; i < PT_NEXPECTED; i++) {
+		size_t j = 0;
+		while (j < n && strcmp(v[j].m.key, pt_expected[i]))
+			j++;
+		if (j == n || !pick[j])
+			atf_tc_fail_nonfatal("%s not kept", pt_expected[i]);
+	}
+	size_t kept = 0, on_arid = 0;
+	for (size_t j = 0; j < n; j++) {
+		kept += pick[j];
+		bool expected = false;
+		for (size_t i = 0; i < PT_NEXPECTED; i++)
+			expected |= !strcmp(v[j].m.key, pt_expected[i]);
+		if (pick[j] && !expected)
+			atf_tc_fail_nonfatal("%s kept (%s -> %s)", v[j].m.key, v[j].m.orig,
+					     v[j].m.repl);
+		on_arid += v[j].m.line == 15 || v[j].m.line == 16;
+	}
+	ATF_CHECK_EQ(kept, PT_NEXPECTED);
+	ATF_CHECK_EQ(k.picked, PT_NEXPECTED);
+	/* the printk's and the WARN_ON's operators were generated and left out */
+	ATF_CHECK_MSG(on_arid >= 4 && k.arid == on_arid, "%zu mutants on arid lines, %zu "
+		      "left out as arid", on_arid, k.arid);
+	ATF_CHECK_EQ(k.lines, 9);
+	ATF_CHECK_EQ(k.arid_lines, 5);
+	ATF_CHECK_MSG(n > kept + k.arid, "no mutant on the unchanged lines to leave out");
+	ps_free(&c);
+	free(pick);
+	free(v);
+	/* The working files against HEAD: one new logic line. */
+	static const char work[] = "\tt->woken = left > 4;\n";
+	struct rbuf nt = {0};
+	const char *ret = strstr(pt_new, "\treturn want;");
+	rbuf_addn(&nt, pt_new, (size_t)(ret - pt_new));
+	rbuf_add(&nt, work);
+	rbuf_add(&nt, ret);
+	ATF_REQUIRE(ku_write_file("tree/" PT_FILE, nt.s, nt.len) == 0);
+	ATF_REQUIRE_MSG(ps_read("tree", "HEAD", &c, err, sizeof err) == 0, "%s", err);
+	n = pt_generate(tc, nt.s, &v);
+	pick = calloc(n, 1);
+	memset(&k, 0, sizeof k);
+	ctx.text = nt.s;
+	ps_select(&c.diff, v, n, pt_text, &ctx, pick, &k);
+	ATF_CHECK_MSG(k.picked > 0, "no mutant of the working change");
+	for (size_t j = 0; j < n; j++)
+		if (pick[j] && v[j].m.line != 21)
+			atf_tc_fail_nonfatal("%s kept: not the working change", v[j].m.key);
+	ATF_CHECK_EQ(k.lines, 1);
+	ps_free(&c);
+	rbuf_free(&nt);
+	rbuf_free(&files);
+	rbuf_free(&others);
+	free(pick);
+	free(v);
+}
+
+/* A coverage map of the base tiny.c: tiny_read known, executed by
+ * pty/t_open on its line 10 when executed. */
+static void pt_map(bool executed, struct cover_map *m)
+{
+	char err[600];
+	struct rbuf t = {0};
+	rbuf_add(&t, "# ttypot coverage map 2\nprogram pty/t_open 1.0\ncases pty/t_open a\n"
+		 "fn " PT_FILE " 9 14 tiny_read\n");
+	if (executed)
+		rbuf_add(&t, "line " PT_FILE " 10 pty/t_open\n");
+	ATF_REQUIRE(ku_write_file("cover.map", t.s, t.len) == 0);
+	ATF_REQUIRE_MSG(cover_load("cover.map", m, err, sizeof err) == 0, "%s", err);
+	rbuf_free(&t);
+}
+
+ATF_TC(diff_verdict);
+ATF_TC_HEAD(diff_verdict, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "A patch's verdict gives each survivor as FILE:LINE: "
+			  "ORIGINAL -> MUTATED survived: no case checks FUNCTION, the changed live "
+			  "lines of a function no program executes in the map, and the score; its "
+			  "KCIDB tests PASS for kills and FAIL for the survivor");
+	atf_tc_set_md_var(tc, "require.progs", "spatch git");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(diff_verdict, tc)
+{
+	char err[600];
+	make_tree();
+	struct ps_change c;
+	ATF_REQUIRE_MSG(ps_read("tree", "HEAD~1..HEAD", &c, err, sizeof err) == 0, "%s", err);
+	struct gmut *v;
+	size_t n = pt_generate(tc, pt_new, &v);
+	unsigned char *pick = calloc(n, 1);
+	struct ps_counts k = {0};
+	struct pt_ctx ctx = { pt_new };
+	ps_select(&c.diff, v, n, pt_text, &ctx, pick, &k);
+	for (size_t i = 0; i < n; i++)
+		if (pick[i])
+			v[i].m.status = strcmp(v[i].m.key, PT_FILE ":18:ror:1") ? MS_KILLED
+										 : MS_SURVIVED;
+	struct cover_map m;
+	pt_map(false, &m);
+	struct verdict_in in = { .change = &c, .v = v, .n = n, .pick = pick, .file_text = pt_text,
+				 .ctx = &ctx, .map = &m, .counts = &k, .others = "" };
+	struct rbuf out = {0};
+	verdict_write(&in, &out);
+	const char *o = rbuf_str(&out);
+	ATF_CHECK_MSG(strstr(o, "- " PT_FILE ":18: left < 2 -> left <= 2 survived: no case "
+			     "checks tiny_read\n"), "%s", o);
+	ATF_CHECK_MSG(!strstr(o, ":18: left < 2 -> left > 2"), "a killed mutant listed: %s", o);
+	ATF_CHECK_MSG(strstr(o, "- " PT_FILE ":17-20: no program executes tiny_read\n"), "%s", o);
+	ATF_CHECK_MSG(strstr(o, "Score of the patch: 5/6 = 83.3 %"), "%s", o);
+	cover_free(&m);
+	rbuf_free(&out);
+	struct rbuf progs = {0};
+	pt_map(true, &m);
+	ATF_CHECK_EQ(ps_fn_programs(&m, PT_FILE, "tiny_read", &progs), 1);
+	ATF_CHECK_STREQ(rbuf_str(&progs), "pty/t_open");
+	ATF_CHECK_EQ(ps_fn_programs(&m, PT_FILE, "tiny_write", &progs), -1);
+	verdict_write(&in, &out);
+	o = rbuf_str(&out);
+	ATF_CHECK_MSG(!strstr(o, "no program executes tiny_read"), "%s", o);
+	cover_free(&m);
+	rbuf_free(&out);
+	/* The same mutants as KCIDB tests: the survivor FAILs, the kills PASS. */
+	struct mutant mv[PT_NEXPECTED];
+	size_t nm = 0;
+	for (size_t i = 0; i < n && nm < PT_NEXPECTED; i++)
+		if (pick[i])
+			mv[nm++] = v[i].m;
+	mutation_report_kcidb(mv, nm, c.head, "--diff HEAD~1..HEAD", &out);
+	o = rbuf_str(&out);
+	ATF_CHECK_MSG(strstr(o, "\"path\": \"ttypot.mutants.drivers.tty.tiny_c.18.ror.1\""), "%s", o);
+	/* (report_jdump writes '<' as \u003c) */
+	ATF_CHECK_MSG(strstr(o, "\"comment\": \"" PT_FILE ":18: left \\u003c 2 -> left \\u003c= 2 "
+			     "survived: no case checks tiny_read\""), "%s", o);
+	size_t pass = 0, fail = 0;
+	for (const char *p = o; (p = strstr(p, "\"status\": \"")); p++) {
+		pass += !strncmp(p + 11, "PASS", 4);
+		fail += !strncmp(p + 11, "FAIL", 4);
+	}
+	ATF_CHECK_EQ_MSG(pass, 6, "%zu PASS (5 kills and the build)", pass);
+	ATF_CHECK_EQ(fail, 1);
+	ATF_CHECK_MSG(strstr(o, c.head), "the checkout is not HEAD %s", c.head);
+	rbuf_free(&out);
+	rbuf_free(&progs);
+	ps_free(&c);
+	free(pick);
+	free(v);
+}
+
+/* ttypot mutants ARGS with the test's own cache; its exit status, its
+ * output and errors into *out (malloc'd). */
+static int ttypot_mutants(const atf_tc_t *tc, const char *args, char **out)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "%s/../ttypot mutants --cache cache %s 2>&1",
+		 atf_tc_get_config_var(tc, "srcdir"), args);
+	struct proc_result *pr = malloc(sizeof *pr);
+	int rc = run_sh(cmd, pr);
+	*out = xstrdup(pr->out);
+	free(pr);
+	return rc;
+}
+
+ATF_TC(diff_command);
+ATF_TC_HEAD(diff_command, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "ttypot mutants --generate --diff --list prints the "
+			  "patch's mutants; a change with nothing to mutate exits 0 with its "
+			  "verdict; an unknown revision, a directory that is no git tree and a "
+			  "working file that is not B's exit 2 naming them");
+	atf_tc_set_md_var(tc, "require.progs", "spatch git");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(diff_command, tc)
+{
+	make_tree();
+	char *out;
+	int rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree --list", &out);
+	ATF_CHECK_EQ_MSG(rc, 0, "--list: exit %d: %s", rc, out);
+	for (size_t i = 0; i < PT_NEXPECTED; i++)
+		ATF_CHECK_MSG(strstr(out, pt_expected[i]), "%s not listed: %s", pt_expected[i], out);
+	ATF_CHECK_MSG(!strstr(out, PT_FILE ":15:") && !strstr(out, PT_FILE ":13:"),
+		      "a mutant off the changed logic lines listed: %s", out);
+	free(out);
+	rc = ttypot_mutants(tc, "--generate --diff HEAD --tree tree -o none", &out);
+	ATF_CHECK_EQ_MSG(rc, 0, "nothing to mutate: exit %d: %s", rc, out);
+	ATF_CHECK_MSG(strstr(out, "Score of the patch: none (nothing to mutate)"), "%s", out);
+	free(out);
+	rc = ttypot_mutants(tc, "--generate --diff nosuchrev --tree tree --list", &out);
+	ATF_CHECK_EQ(rc, 2);
+	ATF_CHECK_MSG(strstr(out, "git does not know the revision nosuchrev"), "%s", out);
+	free(out);
+	ATF_REQUIRE(ku_mkdir_p("plain", 0755) == 0);
+	rc = ttypot_mutants(tc, "--generate --diff HEAD --tree plain --list", &out);
+	ATF_CHECK_EQ(rc, 2);
+	ATF_CHECK_MSG(strstr(out, "--tree plain: not a git tree"), "%s", out);
+	free(out);
+	ATF_REQUIRE(ku_write_file("tree/" PT_FILE, pt_base, strlen(pt_base)) == 0);
+	rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree --list", &out);
+	ATF_CHECK_EQ(rc, 2);
+	ATF_CHECK_MSG(strstr(out, PT_FILE " is not HEAD's"), "%s", out);
+	free(out);
+	rc = ttypot_mutants(tc, "--generate --diff HEAD --list", &out);
+	ATF_CHECK_EQ(rc, 2);
+	ATF_CHECK_MSG(strstr(out, "--diff needs --tree DIR"), "%s", out);
+	free(out);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, arid_lines);
+	ATF_TP_ADD_TC(tp, diff_keeps_changed_logic_lines);
+	ATF_TP_ADD_TC(tp, diff_verdict);
+	ATF_TP_ADD_TC(tp, diff_command);
 	ATF_TP_ADD_TC(tp, sample_stratified_and_seeded);
 	ATF_TP_ADD_TC(tp, known_sites);
 	ATF_TP_ADD_TC(tp, schemata_arms_equal_patches);

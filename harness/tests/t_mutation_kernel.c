@@ -6,7 +6,10 @@
  * the plain src: build gives, cell for cell, and a mutant that breaks a rule
  * those programs check (a non-blocking read with nothing to read returns
  * EIO instead of EAGAIN) is killed by them.  Builds two kernels the first
- * time (ccache makes later runs cheap).
+ * time (ccache makes later runs cheap).  `--diff` on a git tree of that
+ * source: a change of n_tty_read's EAGAIN line alone is all killed (exit
+ * 0); with a change of a packet-mode line too, its mutants survive
+ * noncanon/t_nonblock and are named (exit 1); no mutant off those lines.
  */
 #include <atf-c.h>
 
@@ -134,8 +137,146 @@ ATF_TC_BODY(schemata_kernel_id0_and_a_kill, tc)
 	free(c);
 }
 
+/* The lines the patch test changes in n_tty.c of linux-source-6.12: a
+ * non-blocking read's EAGAIN (noncanon/t_nonblock reads it) and the test
+ * of a packet-mode status byte (t_nonblock never sets packet mode). */
+#define KILL_LINE 2269
+#define KILL_TEXT "retval = -EAGAIN;"
+#define SURVIVE_LINE 2238
+#define SURVIVE_TEXT "if (kb != kbuf)"
+#define PATCH_CASES "noncanon/t_nonblock"
+/* Two schemata builds (ccache: about a minute each), two baselines and at
+ * most six boots of a few seconds each. */
+#define PATCH_DEADLINE_S 3600
+
+static void sh_ok(const char *cmd, const char *log)
+{
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
+	int rc = e2e_run(argv, 600, log, cmd);
+	ATF_REQUIRE_MSG(rc == 0, "%s: exit %d (%s)", cmd, rc, log);
+}
+
+/* A comment appended to line `line` of the tree's n_tty.c, which must read
+ * `want` there, then committed. */
+static void change_line(int line, const char *want, const char *comment, const char *msg)
+{
+	const char *path = "linux-source-6.12/drivers/tty/n_tty.c";
+	char *t = ku_read_file(path, NULL);
+	ATF_REQUIRE(t);
+	char *l = t;
+	for (int i = 1; i < line && l; i++) {
+		l = strchr(l, '\n');
+		l = l ? l + 1 : NULL;
+	}
+	ATF_REQUIRE_MSG(l, "n_tty.c has no line %d", line);
+	size_t ll = strcspn(l, "\n");
+	char have[200];
+	snprintf(have, sizeof have, "%.*s", (int)ll, l);
+	ATF_REQUIRE_MSG(strstr(have, want), "n_tty.c:%d is '%s', not '%s': another source?",
+			line, have, want);
+	struct rbuf b = {0};
+	rbuf_addn(&b, t, (size_t)(l - t) + ll);
+	rbuf_addf(&b, "\t/* %s */", comment);
+	rbuf_add(&b, l + ll);
+	/* the tree's n_tty.c is its own file (sh_ok below), never the source's */
+	ATF_REQUIRE(ku_write_file(path, b.s, b.len) == 0);
+	rbuf_free(&b);
+	free(t);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "cd linux-source-6.12 && git -c user.name=ttypot -c "
+		 "user.email=t@ttypot commit -q -a -m '%s'", msg);
+	sh_ok(cmd, "git.log");
+}
+
+/* Every key of a mutation state is on one of the two changed lines. */
+static void keys_on_changed_lines(const char *state)
+{
+	char *st = ku_read_file(state, NULL);
+	ATF_REQUIRE_MSG(st, "no %s", state);
+	size_t n = 0;
+	for (const char *p = st; (p = strstr(p, "\"key\": \"drivers/tty/n_tty.c:")); n++) {
+		p += strlen("\"key\": \"drivers/tty/n_tty.c:");
+		int line = atoi(p);
+		if (line != KILL_LINE && line != SURVIVE_LINE)
+			atf_tc_fail_nonfatal("%s: a mutant on line %d, not a changed line", state,
+					     line);
+	}
+	ATF_CHECK_MSG(n > 0, "%s: no mutant", state);
+	free(st);
+}
+
+ATF_TC(patch_diff_kill_and_survivor);
+ATF_TC_HEAD(patch_diff_kill_and_survivor, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "mutants --generate --diff on a git tree of "
+			  "linux-source-6.12: the mutants land only on the changed lines; a "
+			  "change whose mutants noncanon/t_nonblock kills exits 0, one with a "
+			  "packet-mode line it never runs exits 1 naming the survivors");
+	atf_tc_set_md_var(tc, "require.progs", "spatch git qemu-system-x86_64");
+	atf_tc_set_md_var(tc, "timeout", "7500");
+}
+ATF_TC_BODY(patch_diff_kill_and_survivor, tc)
+{
+	char exe[PATH_MAX], cwd[PATH_MAX], cache[PATH_MAX + 32], ccache[PATH_MAX + 32];
+	snprintf(exe, sizeof exe, "%s/../ttypot", atf_tc_get_config_var(tc, "srcdir"));
+	ATF_REQUIRE(getcwd(cwd, sizeof cwd));
+	e2e_user_env("TTYPOT_CACHE", ".cache/ttypot", cache, sizeof cache);
+	e2e_user_env("CCACHE_DIR", ".cache/ccache", ccache, sizeof ccache);
+	const char *cdir = cache + strlen("TTYPOT_CACHE=");
+	char src[PATH_MAX + 64], mark[PATH_MAX + 96];
+	snprintf(src, sizeof src, "%s/src/linux-source-6.12", cdir);
+	snprintf(mark, sizeof mark, "%s/.ttypot-unpacked", src);
+	if (!ku_is_file(mark)) { /* unpacked (and built) as the sample mode does */
+		char *unpack[] = { "env", cache, ccache, exe, "mutants", "--generate", "--files",
+				   "drivers/tty/n_tty.c", "--list", NULL };
+		int rc = e2e_run(unpack, DEADLINE_S, "unpack.log", "ttypot mutants --list");
+		ATF_REQUIRE_MSG(rc == 0 && ku_is_file(mark), "unpacking: exit %d (unpack.log)", rc);
+	}
+	/* A git tree named as the source (ccache hits on its objects): hard
+	 * links to it, n_tty.c a copy of its own, drivers/tty committed. */
+	char cmd[PATH_MAX * 2 + 400];
+	snprintf(cmd, sizeof cmd, "cp -al %s linux-source-6.12 && cd linux-source-6.12 && "
+		 "cp drivers/tty/n_tty.c n_tty.c.own && rm drivers/tty/n_tty.c && "
+		 "mv n_tty.c.own drivers/tty/n_tty.c && git init -q && git add -f drivers/tty && "
+		 "git -c user.name=ttypot -c user.email=t@ttypot commit -q -m base", src);
+	sh_ok(cmd, "tree.log");
+	char tree[PATH_MAX + 32], out1[PATH_MAX + 16], out2[PATH_MAX + 16];
+	snprintf(tree, sizeof tree, "%s/linux-source-6.12", cwd);
+	snprintf(out1, sizeof out1, "%s/kill", cwd);
+	snprintf(out2, sizeof out2, "%s/survive", cwd);
+	change_line(KILL_LINE, KILL_TEXT, "O_NONBLOCK: nothing to read yet", "n_tty: EAGAIN");
+	char *kill[] = { "env", cache, ccache, exe, "mutants", "--generate", "--diff",
+			 "HEAD~1..HEAD", "--tree", tree, "--map", "none", "--cases", PATCH_CASES,
+			 "-o", out1, NULL };
+	int rc = e2e_run(kill, PATCH_DEADLINE_S, "kill.log", "ttypot mutants --diff (killed)");
+	drop_run_tree(cdir, out1);
+	char *log = ku_read_file("kill.log", NULL);
+	ATF_CHECK_EQ_MSG(rc, 0, "every mutant killed: exit %d (kill.log)", rc);
+	ATF_CHECK_MSG(log && strstr(log, "Score of the patch: 1/1 = 100.0 %"),
+		      "no score 1/1 in kill.log");
+	free(log);
+	char state[PATH_MAX + 32];
+	snprintf(state, sizeof state, "%s/mutation-state.json", out1);
+	keys_on_changed_lines(state);
+	change_line(SURVIVE_LINE, SURVIVE_TEXT, "a status byte is read alone", "n_tty: status");
+	char *surv[] = { "env", cache, ccache, exe, "mutants", "--generate", "--diff",
+			 "HEAD~2..HEAD", "--tree", tree, "--map", "none", "--cases", PATCH_CASES,
+			 "-o", out2, NULL };
+	rc = e2e_run(surv, PATCH_DEADLINE_S, "survive.log", "ttypot mutants --diff (survivor)");
+	drop_run_tree(cdir, out2);
+	log = ku_read_file("survive.log", NULL);
+	ATF_CHECK_EQ_MSG(rc, 1, "a survivor: exit %d (survive.log)", rc);
+	ATF_CHECK_MSG(log && strstr(log, "- drivers/tty/n_tty.c:2238: kb != kbuf -> kb == kbuf "
+				    "survived: no case checks n_tty_read"),
+		      "the survivor is not named in survive.log");
+	free(log);
+	snprintf(state, sizeof state, "%s/mutation-state.json", out2);
+	keys_on_changed_lines(state);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, schemata_kernel_id0_and_a_kill);
+	ATF_TP_ADD_TC(tp, patch_diff_kill_and_survivor);
 	return atf_no_error();
 }

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* mutants_verdict.c: a patch's verdict (mutants_verdict.h). */
+#include "mutants_verdict.h"
+#include "arid.h"
+#include "diffmap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Changed live lines of one file in functions the map knows and no
+ * program executes, as ranges per function. */
+static void unexecuted(const struct verdict_in *in, const struct dm_file *f, struct rbuf *out,
+		       size_t *nlines)
+{
+	const char *text = in->file_text(in->ctx, f->path);
+	if (!text)
+		return;
+	struct arid a;
+	arid_scan(text, &a);
+	struct dm_fn *fns = NULL;
+	size_t nf = dm_functions(text, &fns);
+	for (size_t h = 0; h < f->nhunks; h++) {
+		int first = 0, last = 0;
+		const char *fname = NULL;
+		for (int l = f->hunks[h].ns; l <= f->hunks[h].ns + f->hunks[h].nc; l++) {
+			const char *name = NULL;
+			bool end = l == f->hunks[h].ns + f->hunks[h].nc;
+			if (!end && !arid_why(&a, l)) {
+				for (size_t i = 0; i < nf && !name; i++)
+					if (l >= fns[i].start && l <= fns[i].end)
+						name = fns[i].name;
+				struct rbuf progs = {0};
+				if (!name || ps_fn_programs(in->map, f->path, name, &progs) != 0)
+					name = NULL;
+				rbuf_free(&progs);
+			}
+			if (fname && (!name || strcmp(name, fname) || end)) {
+				if (first == last)
+					rbuf_addf(out, "- %s:%d: no program executes %s\n", f->path,
+						  first, fname);
+				else
+					rbuf_addf(out, "- %s:%d-%d: no program executes %s\n",
+						  f->path, first, last, fname);
+				fname = NULL;
+			}
+			if (name) {
+				if (!fname)
+					first = l, fname = name;
+				last = l;
+				(*nlines)++;
+			}
+		}
+	}
+	free(fns);
+	arid_free(&a);
+}
+
+void verdict_write(const struct verdict_in *in, struct rbuf *out)
+{
+	const struct ps_counts *k = in->counts;
+	const struct ps_change *c = in->change;
+	rbuf_addf(out, "## The patch's verdict: %s in %s\n\n", c->spec, c->tree);
+	rbuf_addf(out, "%zu changed lines (%zu arid: blank, comments, declarations, log calls, "
+		  "assertions, tracepoints); %zu mutants on them, of which %zu on arid lines "
+		  "and %zu in constant contexts left out: %zu mutants of the patch.\n\n",
+		  k->lines, k->arid_lines, k->touched, k->arid, k->constant, k->picked);
+	size_t tally[MS__N] = {0}, survivors = 0;
+	for (size_t i = 0; i < in->n; i++) {
+		if (!in->pick[i])
+			continue;
+		const struct mutant *m = &in->v[i].m;
+		tally[m->status]++;
+		if (m->status != MS_SURVIVED)
+			continue;
+		if (!survivors++)
+			rbuf_add(out, "Survivors:\n\n");
+		rbuf_addf(out, "- %s:%d: %s -> %s survived: no case checks %s\n", m->file, m->line,
+			  m->orig, m->repl, m->func[0] ? m->func : "this line");
+	}
+	if (survivors)
+		rbuf_add(out, "\n");
+	if (in->map) {
+		struct rbuf u = {0};
+		size_t nl = 0;
+		for (size_t i = 0; i < c->diff.n; i++)
+			if (!c->diff.v[i].deleted)
+				unexecuted(in, &c->diff.v[i], &u, &nl);
+		if (nl)
+			rbuf_addf(out, "Changed lines no program executes (%zu):\n\n%s\n", nl,
+				  rbuf_str(&u));
+		else
+			rbuf_add(out, "Every changed line is in a function some program executes "
+				 "(or one the coverage map does not know).\n\n");
+		rbuf_free(&u);
+	} else {
+		rbuf_add(out, "No coverage map: the changed lines no program executes are not "
+			 "known (make coverage writes reports/cover.map).\n\n");
+	}
+	if (in->others && in->others[0])
+		rbuf_addf(out, "Changed, not mutated (not C files under drivers/tty): %s\n\n",
+			  in->others);
+	size_t killed = tally[MS_KILLED] + tally[MS_KILLED_TIMEOUT] + tally[MS_KILLED_WARNING];
+	size_t scored = killed + tally[MS_SURVIVED];
+	if (scored)
+		rbuf_addf(out, "Score of the patch: %zu/%zu = %.1f %% (%zu equivalent, %zu not "
+			  "covered, %zu uncompilable, %zu errors, %zu pending)\n", killed, scored,
+			  100.0 * (double)killed / (double)scored, tally[MS_EQUIVALENT],
+			  tally[MS_NOT_COVERED], tally[MS_UNCOMPILABLE], tally[MS_ERROR],
+			  tally[MS_PENDING]);
+	else
+		rbuf_addf(out, "Score of the patch: none (%s)\n", k->picked ?
+			  "no mutant of it was killed or survived" : "nothing to mutate");
+}
