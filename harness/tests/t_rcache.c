@@ -47,7 +47,8 @@ static void setup(const atf_tc_t *tc)
 	ATF_REQUIRE(ku_mkdir_p(p, 0755) == 0);
 }
 
-/* ttypot with argv words after the command; its log is DIR/name.log. */
+/* ttypot with argv words after the command; its log is DIR/name.log, and
+ * goes to stderr too: a failed run shows in Kyua's report after DIR is gone. */
 static int run(const char *name, char *const words[])
 {
 	char *argv[32], log[128];
@@ -57,7 +58,7 @@ static int run(const char *name, char *const words[])
 		argv[n++] = words[i];
 	argv[n] = NULL;
 	snprintf(log, sizeof log, "%s/%s.log", dir, name);
-	return e2e_run(argv, RUN_DEADLINE_S, log, name);
+	return e2e_run_logged(argv, RUN_DEADLINE_S, log, name);
 }
 
 static char *slurp(const char *name)
