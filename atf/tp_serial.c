@@ -493,6 +493,14 @@ long long
 tp_serial_transfer(int tx, int rx, const void *data, size_t len,
 		   int timeout_ms, const char *what)
 {
+	return tp_serial_transfer_window(tx, rx, data, len, TP_SERIAL_WINDOW,
+					 timeout_ms, what);
+}
+
+long long
+tp_serial_transfer_window(int tx, int rx, const void *data, size_t len,
+			  size_t window, int timeout_ms, const char *what)
+{
 	const char *out = data;
 	char *in = malloc(len);
 	size_t sent = 0, got = 0;
@@ -513,17 +521,17 @@ tp_serial_transfer(int tx, int rx, const void *data, size_t len,
 				    "in %d ms", what, got, len, sent, timeout_ms);
 		struct pollfd pf[2] = {
 			{.fd = rx, .events = POLLIN},
-			{.fd = tx, .events = sent < len && sent - got < TP_SERIAL_WINDOW ? POLLOUT : 0},
+			{.fd = tx, .events = sent < len && sent - got < window ? POLLOUT : 0},
 		};
 		if (tx == rx)
 			pf[0].events |= pf[1].events;
 		if (poll(pf, tx == rx ? 1 : 2, left > 100 ? 100 : left) < 0 &&
 		    errno != EINTR)
 			atf_tc_fail("%s: poll: %s", what, strerror(errno));
-		if (sent < len && sent - got < TP_SERIAL_WINDOW) {
+		if (sent < len && sent - got < window) {
 			size_t chunk = len - sent;
-			if (chunk > TP_SERIAL_WINDOW - (sent - got))
-				chunk = TP_SERIAL_WINDOW - (sent - got);
+			if (chunk > window - (sent - got))
+				chunk = window - (sent - got);
 			ssize_t n = write(tx, out + sent, chunk);
 			if (n < 0 && errno != EAGAIN && errno != EINTR)
 				atf_tc_fail("%s: write after %zu bytes: %s", what,

@@ -126,6 +126,13 @@ void tp_uart_read_exact(int fd, void *buf, size_t len, int timeout_ms,
  * first byte that is lost or out of order.  Returns the milliseconds. */
 long long tp_serial_transfer(int tx, int rx, const void *data, size_t len,
 			     int timeout_ms, const char *what);
+/* The same with at most window bytes in flight.  A port in loop mode needs
+ * 1: QEMU moves each sent byte into the receiver at the line's rate with no
+ * backpressure, so a guest slower than that (a loaded TCG host) overruns
+ * the receive FIFO, or the holding register of a FIFO-less type, and the
+ * driver reads the overrun as an extra NUL (seen: as_16550a, 1 in 20). */
+long long tp_serial_transfer_window(int tx, int rx, const void *data, size_t len,
+				    size_t window, int timeout_ms, const char *what);
 
 /* Hold tx's output deterministically: IXON on tx, VSTOP from its peer, and
  * a marker after it that tx reads as data (so the VSTOP was taken).  The

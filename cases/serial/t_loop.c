@@ -52,8 +52,14 @@ TP_CASE(loop_carries_4k_intact, TP_LINUX,
 	ATF_REQUIRE(data != NULL);
 	tp_pattern(data, 4096, 11);
 	tp_serial_open_pair(tc, &a, &b, 0);
+	/* Loop mode has no backpressure (tp_serial.h): never more in flight
+	 * than QEMU's receiver holds, 16 bytes with the FIFOs on, else one. */
+	struct serial_struct ss;
+	tp_uart_gserial(a, &ss);
+	size_t window = ss.xmit_fifo_size >= 16 ? 16 : 1;
 	tp_uart_loop(a, true);
-	tp_serial_transfer(a, a, data, 4096, 30000, "4 KiB through the loopback");
+	tp_serial_transfer_window(a, a, data, 4096, window, 30000,
+				  "4 KiB through the loopback");
 	tp_expect_quiet(b, "nothing on B");
 	free(data);
 }
