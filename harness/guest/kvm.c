@@ -52,28 +52,43 @@ run_until(const char *const argv[], const char *log,
 	return ok;
 }
 
+/* QEMU under KVM with a chardev named id writing into a fresh log, then
+ * the arguments of tail: true when the log shows one of words within
+ * deadline_s. */
+static bool
+probe_qemu(const char *id, const char *const tail[],
+	   const char *const words[], double deadline_s)
+{
+	char dir[] = "/tmp/ttypot-kvm.XXXXXX";
+	if (!mkdtemp(dir))
+		return false;
+	char log[64], chardev[128];
+	snprintf(log, sizeof log, "%s/%s.log", dir, id);
+	snprintf(chardev, sizeof chardev, "file,id=%s,path=%s", id, log);
+	const char *argv[32] = {"qemu-system-x86_64", "-nodefaults",
+				"-no-user-config", "-display", "none",
+				"-accel", "kvm", "-cpu", "host", "-no-reboot",
+				"-chardev", chardev};
+	size_t n = 12;
+	for (size_t i = 0; tail[i] && n < 31; i++)
+		argv[n++] = tail[i];
+	argv[n] = NULL;
+	bool ok = run_until(argv, log, words, deadline_s);
+	unlink(log);
+	rmdir(dir);
+	return ok;
+}
+
 static bool
 probe(void)
 {
 	if (access("/dev/kvm", R_OK | W_OK) != 0)
 		return false;
-	char dir[] = "/tmp/ttypot-kvm.XXXXXX";
-	if (!mkdtemp(dir))
-		return false;
-	char log[64], chardev[128];
-	snprintf(log, sizeof log, "%s/bios.log", dir);
-	snprintf(chardev, sizeof chardev, "file,id=dbg,path=%s", log);
-	const char *argv[] = {"qemu-system-x86_64", "-nodefaults",
-			      "-no-user-config", "-display", "none",
-			      "-accel", "kvm", "-cpu", "host", "-m", "64",
-			      "-no-reboot", "-chardev", chardev, "-device",
-			      "isa-debugcon,iobase=0x402,chardev=dbg", NULL};
+	const char *const tail[] = {"-m", "64", "-device",
+				    "isa-debugcon,iobase=0x402,chardev=dbg", NULL};
 	/* The end of POST: SeaBIOS looks for a boot device. */
 	const char *const words[] = {"No bootable device", "Booting from", NULL};
-	bool ok = run_until(argv, log, words, KVM_PROBE_DEADLINE_S);
-	unlink(log);
-	rmdir(dir);
-	return ok;
+	return probe_qemu("dbg", tail, words, KVM_PROBE_DEADLINE_S);
 }
 
 /* The kernel image itself under KVM, without an initramfs: its banner on
@@ -82,26 +97,13 @@ probe(void)
 static bool
 probe_kernel(const char *image)
 {
-	char dir[] = "/tmp/ttypot-kvm.XXXXXX";
-	if (!mkdtemp(dir))
-		return false;
-	char log[64], chardev[128];
-	snprintf(log, sizeof log, "%s/console.log", dir);
-	snprintf(chardev, sizeof chardev, "file,id=con,path=%s", log);
-	const char *argv[] = {"qemu-system-x86_64", "-nodefaults",
-			      "-no-user-config", "-display", "none",
-			      "-accel", "kvm", "-cpu", "host", "-m", "256",
-			      "-no-reboot", "-kernel", image, "-append",
-			      "console=ttyS0 earlyprintk=ttyS0 panic=-1",
-			      "-chardev", chardev, "-serial", "chardev:con",
-			      NULL};
+	const char *const tail[] = {"-m", "256", "-kernel", image, "-append",
+				    "console=ttyS0 earlyprintk=ttyS0 panic=-1",
+				    "-serial", "chardev:con", NULL};
 	/* Not any byte: the real-mode setup prints "Probing EDD" even where
 	 * the kernel proper then hangs under KVM (seen here). */
 	const char *const banner[] = {"Linux version", NULL};
-	bool ok = run_until(argv, log, banner, KVM_KERNEL_DEADLINE_S);
-	unlink(log);
-	rmdir(dir);
-	return ok;
+	return probe_qemu("con", tail, banner, KVM_KERNEL_DEADLINE_S);
 }
 
 bool
