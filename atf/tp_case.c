@@ -2,6 +2,7 @@
 /* tp_case.c: case metadata, the watchdog thread and end-of-case reaping. */
 #include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,14 +39,14 @@ tp_waiting_for(const char *what)
  * running would see them die and write its own failure ("process exited
  * instead of blocking") over the watchdog's. */
 static pthread_t case_thread;
-static volatile sig_atomic_t case_parked;
+static sem_t case_parked;
 #define TP_PARK_SIG (SIGRTMIN + 7)
 
 static void
 park(int sig)
 {
 	(void)sig;
-	case_parked = 1;
+	sem_post(&case_parked); /* async-signal-safe */
 	for (;;)
 		pause();
 }
@@ -62,11 +63,13 @@ watchdog(void *arg)
 		;
 	/* Park the case's thread (up to a second: a case that blocks the
 	 * signal is not parked, and fails as before). */
-	if (pthread_kill(case_thread, TP_PARK_SIG) == 0)
-		for (int i = 0; i < 100 && !case_parked; i++) {
-			struct timespec ms10 = {.tv_nsec = 10 * 1000 * 1000};
-			nanosleep(&ms10, NULL);
-		}
+	if (pthread_kill(case_thread, TP_PARK_SIG) == 0) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 1;
+		while (sem_timedwait(&case_parked, &until) != 0 && errno == EINTR)
+			;
+	}
 	pthread_mutex_lock(&waiting_lock);
 	char what[256];
 	snprintf(what, sizeof(what), "%s", waiting_for);
@@ -85,6 +88,7 @@ tp_begin(const atf_tc_t *tc, int timeout_s)
 	(void)tc;
 	tp_case_pid = getpid();
 	case_thread = pthread_self();
+	sem_init(&case_parked, 0, 0);
 	struct sigaction sa = {.sa_handler = park};
 	sigemptyset(&sa.sa_mask);
 	sigaction(TP_PARK_SIG, &sa, NULL);
