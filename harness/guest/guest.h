@@ -74,10 +74,12 @@ bool kvm_usable(void);
  * one that has not in this long will not (nested KVM here, now and then). */
 #define KVM_KERNEL_DEADLINE_S 30.0
 /* kvm_usable, and the first kernel (image) asked about prints on its
- * console under KVM; false from then on in this process when it does not. */
+ * console under KVM; false from then on in this process when it does not,
+ * and in every later process of this boot of the machine (a note in the
+ * cache's accel/). */
 bool kvm_usable_for(const char *image);
-/* KVM stopped working for a guest (why: for the progress line): TCG for
- * the rest of this process. */
+/* KVM stopped working for a guest (why: for the progress line and the
+ * cache's note): TCG for the rest of this process and this boot. */
 void kvm_give_up(const char *why);
 
 #endif

@@ -3,11 +3,19 @@
  * and wait (briefly) for it to finish POST; then, before the first guest,
  * the guest's own kernel must print on its console.  Anything else means
  * TCG.  Nested KVM that is broken can pass the first check and then hang a
- * kernel without a byte of output (seen: a 600 s make check guest). */
+ * kernel without a byte of output (seen: a 600 s make check guest).
+ *
+ * That second verdict outlives the process: a kernel that stalled under KVM
+ * leaves a note in the cache (accel/kvm-stalled-BOOT_ID) and every later
+ * ttypot of the same boot of this machine takes TCG at once, instead of
+ * each spending KVM_KERNEL_DEADLINE_S to learn it again (make check's
+ * guest tests, each mutant's boot).  A reboot gives a new boot id, so a
+ * repaired KVM is tried again; TTYPOT_ACCEL=kvm still forces it. */
 #include "guest.h"
 #include "kutil.h"
 #include "proc.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +26,53 @@
 
 static int kvm_state = -1;   /* -1 unknown, 0 no, 1 yes */
 static bool kernel_seen;     /* a kernel printed under KVM */
+
+/* The note of a stalled KVM kernel for this boot of the machine; false
+ * when there is no boot id to key it by. */
+static bool
+stall_note_path(char *out, size_t outlen)
+{
+	char *id = ku_read_file("/proc/sys/kernel/random/boot_id", NULL);
+	if (!id)
+		return false;
+	id[strcspn(id, "\n")] = '\0';
+	char cache[PATH_MAX];
+	ku_default_cache(cache, sizeof cache);
+	int n = snprintf(out, outlen, "%s/accel/kvm-stalled-%s", cache, id);
+	free(id);
+	return n > 0 && (size_t)n < outlen;
+}
+
+/* Written whole under a unique name, then renamed: a reader sees all of
+ * it or nothing. */
+static void
+note_stall(const char *why)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 32], dir[PATH_MAX];
+	if (!stall_note_path(path, sizeof path))
+		return;
+	snprintf(dir, sizeof dir, "%s", path);
+	*strrchr(dir, '/') = '\0';
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+	char text[600];
+	int n = snprintf(text, sizeof text, "%s\n", why);
+	if (ku_mkdir_p(dir, 0755) < 0 || ku_write_file(tmp, text, (size_t)n) < 0 ||
+	    rename(tmp, path) < 0)
+		unlink(tmp);
+}
+
+/* The reason an earlier ttypot of this boot gave, or NULL (malloc'd). */
+static char *
+stall_noted(void)
+{
+	char path[PATH_MAX];
+	if (!stall_note_path(path, sizeof path))
+		return NULL;
+	char *why = ku_read_file(path, NULL);
+	if (why)
+		why[strcspn(why, "\n")] = '\0';
+	return why;
+}
 
 /* Run argv (QEMU writing into log) until log holds one of the words, the
  * process exits or deadline_s passes; true when a word was seen. */
@@ -115,8 +170,17 @@ kvm_usable(void)
 			kvm_state = 0;
 		else if (force && !strcmp(force, "kvm"))
 			kvm_state = 1;
-		else
+		else {
+			char *why = stall_noted();
+			if (why) {
+				ku_progress("accelerator: tcg (earlier on this boot: %s; "
+					    "TTYPOT_ACCEL=kvm tries it anyway)", why);
+				free(why);
+				kvm_state = 0;
+				return false;
+			}
 			kvm_state = probe();
+		}
 		ku_progress("accelerator: %s%s", kvm_state ? "kvm" : "tcg",
 			    force && *force ? " (TTYPOT_ACCEL)" : "");
 	}
@@ -129,6 +193,7 @@ kvm_give_up(const char *why)
 	if (kvm_state != 0)
 		ku_progress("accelerator: tcg from now on (%s)", why);
 	kvm_state = 0;
+	note_stall(why);
 }
 
 bool
@@ -143,8 +208,11 @@ kvm_usable_for(const char *image)
 		kernel_seen = true;
 		return true;
 	}
-	ku_progress("accelerator: tcg (KVM passed its probe, but %s printed "
-		    "nothing under it in %.0f s)", image, KVM_KERNEL_DEADLINE_S);
+	char why[PATH_MAX + 100];
+	snprintf(why, sizeof why, "KVM passed its probe, but %s printed nothing under it "
+		 "in %.0f s", image, KVM_KERNEL_DEADLINE_S);
+	ku_progress("accelerator: tcg (%s)", why);
 	kvm_state = 0;
+	note_stall(why);
 	return false;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "guest.h"
@@ -374,6 +375,69 @@ ATF_TC_BODY(no_banner_is_stalled, tc)
 	ATF_CHECK_EQ_MSG(out.end, RUN_DONE, "end %d: %s", out.end, out.err);
 }
 
+/* In a fresh process (a fork whose parent never asked), kvm_usable()'s
+ * answer, its progress lines in `log`; 1 KVM, 0 TCG. */
+static int
+kvm_answer_in_child(const char *log)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	ATF_REQUIRE(pid >= 0);
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(3);
+		_exit(kvm_usable() ? 1 : 0);
+	}
+	int st;
+	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
+	ATF_REQUIRE_MSG(WIFEXITED(st) && WEXITSTATUS(st) < 2, "the child failed");
+	return WEXITSTATUS(st);
+}
+
+ATF_TC(kvm_stall_lasts_the_boot);
+ATF_TC_HEAD(kvm_stall_lasts_the_boot, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "once a kernel stalled under KVM, a later ttypot "
+			  "process of the same machine boot takes TCG without probing, saying "
+			  "why; TTYPOT_ACCEL=kvm still forces KVM");
+}
+ATF_TC_BODY(kvm_stall_lasts_the_boot, tc)
+{
+	char cwd[PATH_MAX], cache[PATH_MAX + 16];
+	ATF_REQUIRE(getcwd(cwd, sizeof cwd));
+	snprintf(cache, sizeof cache, "%s/cache", cwd);
+	setenv("TTYPOT_CACHE", cache, 1);
+	unsetenv("TTYPOT_ACCEL");
+	char *id = ku_read_file("/proc/sys/kernel/random/boot_id", NULL);
+	if (!id)
+		atf_tc_skip("no /proc/sys/kernel/random/boot_id to key the note by");
+	id[strcspn(id, "\n")] = '\0';
+	char note[PATH_MAX + 100];
+	snprintf(note, sizeof note, "%s/accel/kvm-stalled-%s", cache, id);
+	free(id);
+	/* One process gives up on KVM... */
+	fflush(NULL);
+	pid_t pid = fork();
+	ATF_REQUIRE(pid >= 0);
+	if (pid == 0) {
+		kvm_give_up("a stand-in stall");
+		_exit(0);
+	}
+	int st;
+	ATF_REQUIRE(waitpid(pid, &st, 0) == pid);
+	ATF_REQUIRE_MSG(ku_is_file(note), "no note %s after kvm_give_up", note);
+	/* ...and the next one takes TCG at once, naming the earlier stall. */
+	ATF_CHECK_EQ_MSG(kvm_answer_in_child("next.log"), 0, "a later process chose KVM");
+	char *log = ku_read_file("next.log", NULL);
+	ATF_CHECK_MSG(log && strstr(log, "earlier on this boot: a stand-in stall"),
+		      "the later process did not say why: %s", log ? log : "(no log)");
+	free(log);
+	setenv("TTYPOT_ACCEL", "kvm", 1);
+	ATF_CHECK_EQ_MSG(kvm_answer_in_child("forced.log"), 1, "TTYPOT_ACCEL=kvm ignored");
+	unsetenv("TTYPOT_ACCEL");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, host_done);
@@ -384,6 +448,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, host_missing_script);
 	ATF_TP_ADD_TC(tp, oops_then_silence_is_dead);
 	ATF_TP_ADD_TC(tp, no_banner_is_stalled);
+	ATF_TP_ADD_TC(tp, kvm_stall_lasts_the_boot);
 	ATF_TP_ADD_TC(tp, initramfs_tiny_suite);
 	ATF_TP_ADD_TC(tp, narrow_list_as_kyua);
 	return atf_no_error();
