@@ -3,7 +3,9 @@
  * close waits (up to closing_wait, 30 s by default) for the output to
  * drain; meanwhile the line discipline still takes flow-control characters
  * (n_tty_receive_buf_closing), so a peer that stopped the port with VSTOP
- * can let the held output go with VSTART, and the close completes. */
+ * can let the held output go with VSTART, and the close completes.  Output
+ * the port itself suspended (tcflow TCOOFF) is not waited for at all: the
+ * close discards it and returns at once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -103,8 +105,62 @@ TP_CASE(vstart_while_closing_releases_output, TP_POSIX,
 	close(a0);
 }
 
+/* Open A alone, raw and CLOCAL, suspend its output with TCOOFF, queue 4
+ * bytes and close it: the last close. */
+static int
+suspended_closer_child(void *arg)
+{
+	const char *path = arg;
+	struct termios t;
+	int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return tp_child_fail("open %s: %s", path, strerror(errno));
+	if (fcntl(fd, F_SETFL, 0) != 0 || tcgetattr(fd, &t) != 0)
+		return tp_child_fail("setting A up: %s", strerror(errno));
+	cfmakeraw(&t);
+	t.c_cflag |= CLOCAL | CREAD;
+	t.c_cflag &= ~CRTSCTS;
+	cfsetspeed(&t, TP_SERIAL_SPEED);
+	if (tcsetattr(fd, TCSANOW, &t) != 0 || tcflush(fd, TCIOFLUSH) != 0 ||
+	    tcflow(fd, TCOOFF) != 0)
+		return tp_child_fail("setting A up: %s", strerror(errno));
+	if (write(fd, "held", 4) != 4)
+		return tp_child_fail("write: %s", strerror(errno));
+	int q = -1;
+	if (ioctl(fd, TIOCOUTQ, &q) != 0 || q != 4)
+		return tp_child_fail("TIOCOUTQ %d with 4 bytes suspended", q);
+	if (close(fd) != 0)
+		return tp_child_fail("close: %s", strerror(errno));
+	return 0;
+}
+
+TP_CASE(tcooff_close_discards_output, TP_LINUX,
+	"The last close of a UART whose output it suspended itself "
+	"(tcflow TCOOFF) does not wait out closing_wait (30 s) for the held "
+	"bytes: it discards them and returns at once; the peer receives none")
+{
+	struct tp_serial_pair p;
+	struct tp_child c;
+
+	tp_serial_find(tc, &p);
+	int b = tp_uart_open(p.b, 0);
+	struct termios orig;
+	int a0 = open(p.a, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (a0 < 0 || tcgetattr(a0, &orig) != 0)
+		atf_tc_fail("reading A's termios: %s", strerror(errno));
+	close(a0);
+	tp_child_start(&c, suspended_closer_child, (void *)p.a);
+	tp_child_join(&c, TP_WAIT_MS, "the last close of A with its output suspended");
+	tp_expect_quiet(b, "nothing of A's discarded output reaches B");
+	a0 = open(p.a, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (a0 < 0 || tcsetattr(a0, TCSANOW, &orig) != 0)
+		atf_tc_fail("putting A's termios back: %s", strerror(errno));
+	close(a0);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, vstart_while_closing_releases_output);
+	ATF_TP_ADD_TC(tp, tcooff_close_discards_output);
 	return atf_no_error();
 }
