@@ -7,6 +7,7 @@
  * never tell the other end to stop).  The byte sent is the port's current
  * VSTOP / VSTART, and nothing at all when that character is disabled. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -35,6 +36,21 @@ set_stop_start(int a, cc_t stop, cc_t start)
 	tp_tc_set(a, &t);
 }
 
+/* TCIOFF then TCION on A: B receives stop, then start, one byte each. */
+static void
+expect_tcioff_tcion(int a, int b, unsigned char stop, unsigned char start, const char *when)
+{
+	char what[160];
+	snprintf(what, sizeof what, "TCIOFF on A %s", when);
+	tp_tcflow(a, TCIOFF, what);
+	snprintf(what, sizeof what, "TCIOFF %s: B receives 0x%02x", when, stop);
+	expect_one_byte(b, stop, what);
+	snprintf(what, sizeof what, "TCION on A %s", when);
+	tp_tcflow(a, TCION, what);
+	snprintf(what, sizeof what, "TCION %s: B receives 0x%02x", when, start);
+	expect_one_byte(b, start, what);
+}
+
 TP_CASE(tcioff_sends_vstop_tcion_vstart, TP_POSIX,
 	"tcflow(TCIOFF) on a UART transmits its VSTOP character to the other "
 	"end and tcflow(TCION) its VSTART, one byte each, with IXOFF off as "
@@ -42,18 +58,12 @@ TP_CASE(tcioff_sends_vstop_tcion_vstart, TP_POSIX,
 {
 	int a, b;
 	tp_serial_open_pair(tc, &a, &b, 0);
-	tp_tcflow(a, TCIOFF, "TCIOFF on A");
-	expect_one_byte(b, CTRL('S'), "TCIOFF: B receives ^S");
-	tp_tcflow(a, TCION, "TCION on A");
-	expect_one_byte(b, CTRL('Q'), "TCION: B receives ^Q");
+	expect_tcioff_tcion(a, b, CTRL('S'), CTRL('Q'), "without IXOFF");
 	struct termios t;
 	tp_tc_get(a, &t);
 	t.c_iflag |= IXOFF;
 	tp_tc_set(a, &t);
-	tp_tcflow(a, TCIOFF, "TCIOFF on A with IXOFF");
-	expect_one_byte(b, CTRL('S'), "TCIOFF with IXOFF: B receives ^S");
-	tp_tcflow(a, TCION, "TCION on A with IXOFF");
-	expect_one_byte(b, CTRL('Q'), "TCION with IXOFF: B receives ^Q");
+	expect_tcioff_tcion(a, b, CTRL('S'), CTRL('Q'), "with IXOFF");
 	tp_uart_close(a);
 	tp_uart_close(b);
 }
@@ -65,10 +75,7 @@ TP_CASE(tcioff_sends_the_current_vstop, TP_POSIX,
 	int a, b;
 	tp_serial_open_pair(tc, &a, &b, 0);
 	set_stop_start(a, CTRL('X'), CTRL('Y'));
-	tp_tcflow(a, TCIOFF, "TCIOFF on A, VSTOP ^X");
-	expect_one_byte(b, CTRL('X'), "TCIOFF: B receives ^X");
-	tp_tcflow(a, TCION, "TCION on A, VSTART ^Y");
-	expect_one_byte(b, CTRL('Y'), "TCION: B receives ^Y");
+	expect_tcioff_tcion(a, b, CTRL('X'), CTRL('Y'), "with VSTOP ^X, VSTART ^Y");
 	tp_uart_close(a);
 	tp_uart_close(b);
 }
