@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tp_hvc.h: the helpers of the hvc and usbserial areas (cases/hvc,
+ * cases/usbserial), on top of ttypot.h and tp_serial.h.
+ *
+ * ttypot's x86_64 QEMU guests have an hvc (a virtconsole on a virtio-serial
+ * controller: /dev/hvc0, virtio_console) and a USB serial port (QEMU's FTDI
+ * FT232 model on qemu-xhci: /dev/ttyUSB0, ftdi_sio), their chardevs joined
+ * by a pair of UDP chardevs, so bytes written to one are read from the
+ * other.  The guest init names them in the Kyua variables hvc_port and
+ * usb_port; without them (the host column, a kernel without the driver) a
+ * case skips naming the missing driver or device.
+ *
+ * The link has no flow control: QEMU drops what the receiving device cannot
+ * take (a virtio receive queue or the FTDI model's 384-byte buffer full), so
+ * transfers keep at most TP_VLINK_WINDOW bytes written but not yet read
+ * (tp_serial_transfer_window) and a loss is the kernel's.
+ */
+#ifndef TP_HVC_H
+#define TP_HVC_H
+
+#include <stddef.h>
+
+#include "tp_serial.h"
+
+/* Bytes in flight on the link (measured: no loss at 64 in 6.1 guests). */
+#define TP_VLINK_WINDOW 64
+
+/* The hvc (hvc_port), or a skip naming what is missing. */
+void tp_hvc_find(const atf_tc_t *tc, char *path, size_t len);
+/* The USB serial port (usb_port), or a skip naming what is missing. */
+void tp_usb_find(const atf_tc_t *tc, char *path, size_t len);
+
+/* Open an hvc O_RDWR|O_NOCTTY (plus extra), save its termios for
+ * restoration at case end, make it raw (CS8, CREAD, CLOCAL, VMIN 1) and
+ * flush it; blocking unless extra has O_NONBLOCK.  (tp_uart_open does this
+ * for a UART, but an hvc has no modem lines for it to save.) */
+int tp_hvc_open(const char *path, int extra);
+
+/* Both ends of the link, raw and drained of bytes an earlier case left:
+ * the hvc by tp_hvc_open, the USB port by tp_uart_open.  Skips where
+ * either is missing.  paths may be NULL; else it gets both names. */
+struct tp_vlink {
+	char hvc[64];
+	char usb[64];
+};
+void tp_vlink_open(const atf_tc_t *tc, struct tp_vlink *paths, int *hvc,
+		   int *usb, int extra);
+
+/* Read fd until the link stays quiet for TP_QUIET_WINDOW_MS (bounded). */
+void tp_vlink_drain(int a, int b);
+
+/* Send data from tx to rx, windowed; fail naming the first lost byte. */
+void tp_vlink_transfer(int tx, int rx, const void *data, size_t len,
+		       const char *what);
+
+#endif

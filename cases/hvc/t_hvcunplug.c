@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* t_hvcunplug.c: the hvc's port removed under its users (the host side
+ * unplugs the virtconsole: QMP device_del; the guest's virtio_console gets
+ * PORT_REMOVE and calls hvc_remove, which hangs the tty up).  A reader
+ * blocked in read() returns (0 or EIO) and never hangs; a write fails with
+ * EIO; poll reports POLLHUP; a new open fails with ENODEV.  The case plugs
+ * the port back (device_add, same id and chardev) and checks that bytes
+ * pass again, so later cases find the guest as it was. */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tp_hvc.h"
+#include "tp_host.h"
+
+/* Enough for 20 rounds under TCG on a loaded host (a round: ~2-5 s). */
+#define UNPLUG_TIMEOUT_S 600
+
+/* Wait until open(path) succeeds (the port is back); fail after ms. */
+static void
+wait_open_ok(const char *path, int ms, const char *what)
+{
+	long long deadline = tp_now_ms() + ms;
+	int step = 0, err = 0;
+
+	tp_waiting_for(what);
+	while (tp_now_ms() < deadline) {
+		int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+		if (fd >= 0) {
+			close(fd);
+			return;
+		}
+		err = errno;
+		tp_backoff(&step);
+	}
+	atf_tc_fail("%s: open %s still fails after %d ms: %s", what, path, ms,
+		    strerror(err));
+}
+
+static void
+one_round(const atf_tc_t *tc, int round)
+{
+	struct tp_vlink p;
+	struct tp_reader r;
+	struct tp_rd_result res;
+	int h, u;
+	char c = 'w';
+
+	tp_vlink_open(tc, &p, &h, &u, 0);
+	tp_reader_start(&r, h, 8);
+	tp_wait_blocked_fd(r.child.pid, SYS_read, h, "a reader blocked in "
+			   "read(hvc)");
+	tp_host_ask(TP_WAIT_MS, "unplug hvc");
+	tp_reader_result(&r, &res, "the blocked reader to return after the "
+			 "unplug");
+	ATF_CHECK_MSG(res.n == 0 || (res.n < 0 && res.err == EIO), "round %d: "
+		      "the blocked read returned %zd (%s), not 0 or EIO", round,
+		      res.n, res.n < 0 ? strerror(res.err) : "data");
+	errno = 0;
+	ATF_CHECK_MSG(write(h, &c, 1) == -1 && errno == EIO, "round %d: write "
+		      "after the unplug: %s", round, strerror(errno));
+	short ev = tp_poll1(h, POLLIN | POLLOUT, 0);
+	ATF_CHECK_MSG(ev & POLLHUP, "round %d: poll after the unplug reports "
+		      "%#x, no POLLHUP", round, (unsigned)ev);
+	int fd = open(p.hvc, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	int err = errno;
+	if (fd >= 0)
+		close(fd);
+	ATF_CHECK_MSG(fd < 0 && err == ENODEV, "round %d: open %s with its "
+		      "port gone: %s", round, p.hvc, fd >= 0 ? "succeeded" :
+		      strerror(err));
+	tp_host_ask(TP_WAIT_MS, "plug hvc");
+	wait_open_ok(p.hvc, TP_WAIT_MS, "the hvc to come back after the plug");
+	int h2 = tp_hvc_open(p.hvc, 0);
+	tp_vlink_drain(h2, u);
+	tp_write_str(h2, "back", "bytes on the plugged-back hvc");
+	TP_EXPECT_BYTES(u, "back", "them on the USB port");
+	tp_write_str(u, "again", "bytes from the USB port");
+	TP_EXPECT_BYTES(h2, "again", "them on the plugged-back hvc");
+	close(h2);
+	tp_uart_close(u);
+	close(h);
+}
+
+TP_CASE_TIMEOUT(unplug_hvc_under_blocked_reader, TP_LINUX, UNPLUG_TIMEOUT_S,
+	"Removing the hvc's virtio port (the host side unplugs the "
+	"virtconsole) hangs the hvc up: a reader blocked in read() returns 0 "
+	"or EIO and never hangs, write fails with EIO, poll reports POLLHUP, "
+	"open fails with ENODEV; plugged back, bytes pass both ways again.  "
+	"The Kyua variable unplug_rounds repeats it (default 1)")
+{
+	tp_hvc_find(tc, (char[64]){0}, 64);
+	tp_host_require(tc, "unplug");
+	long rounds = tp_config_long(tc, "unplug_rounds", 1);
+	for (long i = 1; i <= rounds; i++)
+		one_round(tc, (int)i);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, unplug_hvc_under_blocked_reader);
+	return atf_no_error();
+}
