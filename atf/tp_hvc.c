@@ -81,8 +81,10 @@ tp_hvc_open(const char *path, int extra)
 		atf_tc_fail("open %s: %s", path, strerror(errno));
 	if (nsaved == MAX_HVC)
 		atf_tc_fail("more than %d hvc descriptors in one case", MAX_HVC);
-	if (nsaved == 0)
+	static bool registered;
+	if (!registered)
 		atexit(restore_hvcs);
+	registered = true;
 	saved[nsaved].fd = fd;
 	if (tcgetattr(fd, &saved[nsaved].tio) != 0)
 		atf_tc_fail("tcgetattr %s: %s", path, strerror(errno));
@@ -100,6 +102,19 @@ tp_hvc_open(const char *path, int extra)
 	if (!(extra & O_NONBLOCK))
 		tp_set_nonblock(fd, false);
 	return fd;
+}
+
+void
+tp_hvc_close(int fd)
+{
+	for (int i = 0; i < nsaved; i++)
+		if (saved[i].fd == fd) {
+			tcflush(fd, TCIOFLUSH);
+			tcsetattr(fd, TCSANOW, &saved[i].tio);
+			saved[i] = saved[--nsaved];
+			break;
+		}
+	close(fd);
 }
 
 /* ---------------------------------------------------------------- the link */

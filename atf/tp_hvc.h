@@ -37,6 +37,10 @@ void tp_usb_find(const atf_tc_t *tc, char *path, size_t len);
  * for a UART, but an hvc has no modem lines for it to save.) */
 int tp_hvc_open(const char *path, int extra);
 
+/* Restore what tp_hvc_open saved for fd (where the port still answers)
+ * and close it. */
+void tp_hvc_close(int fd);
+
 /* Both ends of the link, raw and drained of bytes an earlier case left:
  * the hvc by tp_hvc_open, the USB port by tp_uart_open.  Skips where
  * either is missing.  paths may be NULL; else it gets both names. */

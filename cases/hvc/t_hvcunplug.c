@@ -79,9 +79,9 @@ one_round(const atf_tc_t *tc, int round)
 	TP_EXPECT_BYTES(u, "back", "them on the USB port");
 	tp_write_str(u, "again", "bytes from the USB port");
 	TP_EXPECT_BYTES(h2, "again", "them on the plugged-back hvc");
-	close(h2);
+	tp_hvc_close(h2);
 	tp_uart_close(u);
-	close(h);
+	tp_hvc_close(h);
 }
 
 TP_CASE_TIMEOUT(unplug_hvc_under_blocked_reader, TP_LINUX, UNPLUG_TIMEOUT_S,
