@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -115,6 +116,12 @@ tp_hvc_close(int fd)
 			break;
 		}
 	close(fd);
+}
+
+int
+tp_tcsets(int fd, const struct termios *t)
+{
+	return ioctl(fd, TCSETS, t);
 }
 
 /* ---------------------------------------------------------------- the link */

@@ -51,6 +51,13 @@ struct tp_vlink {
 void tp_vlink_open(const atf_tc_t *tc, struct tp_vlink *paths, int *hvc,
 		   int *usb, int extra);
 
+/* TCSETS without glibc's check: glibc's tcsetattr reads the termios back
+ * and fails with EINVAL when the driver did not take PARENB or CSIZE,
+ * while the kernel's TCSETS succeeded.  Cases about what a driver keeps
+ * check the kernel's answer and the read-back, not glibc's.  (glibc's
+ * struct termios starts with the kernel's: TCSETS reads that prefix.) */
+int tp_tcsets(int fd, const struct termios *t);
+
 /* Read fd until the link stays quiet for TP_QUIET_WINDOW_MS (bounded). */
 void tp_vlink_drain(int a, int b);
 

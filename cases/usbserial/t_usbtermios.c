@@ -101,7 +101,8 @@ TP_CASE(usb_framing_read_back, TP_POSIX,
 
 TP_CASE(usb_cs6_reverts, TP_LINUX,
 	"FTDI chips have no 6-bit characters: asking for CS6 leaves the "
-	"character size it had (CS7 here), read back by tcgetattr")
+	"character size it had (CS7 here): TCSETS succeeds and tcgetattr "
+	"reads CS7")
 {
 	int u = open_usb(tc);
 	struct termios t;
@@ -113,7 +114,7 @@ TP_CASE(usb_cs6_reverts, TP_LINUX,
 	ATF_REQUIRE_MSG((t.c_cflag & CSIZE) == CS7, "CS7 not taken: %#o",
 			(unsigned)(t.c_cflag & CSIZE));
 	t.c_cflag = (t.c_cflag & ~CSIZE) | CS6;
-	ATF_REQUIRE_MSG(tcsetattr(u, TCSANOW, &t) == 0, "tcsetattr CS6: %s",
+	ATF_REQUIRE_MSG(tp_tcsets(u, &t) == 0, "TCSETS CS6: %s",
 			strerror(errno));
 	tp_tc_get(u, &t);
 	ATF_CHECK_MSG((t.c_cflag & CSIZE) == CS7, "CS6 read back as %#o, "
