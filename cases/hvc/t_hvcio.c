@@ -134,7 +134,9 @@ winch_child(void *arg)
 	rc = tp_child_await_signal(SIGWINCH, TP_WAIT_MS,
 				   "SIGWINCH after TIOCSWINSZ");
 	/* Give the hvc up before exiting: a session leader's exit hangs up
-	 * a controlling tty that is not a pty. */
+	 * a controlling tty that is not a pty.  TIOCNOTTY sends the
+	 * foreground group (this one) SIGHUP. */
+	signal(SIGHUP, SIG_IGN);
 	ioctl(winch_fd, TIOCNOTTY);
 	return rc;
 }

@@ -54,7 +54,8 @@ TP_CASE(usb_driver_is_ftdi_sio, TP_LINUX,
 TP_CASE(usb_proc_registration, TP_LINUX,
 	"/proc/tty/drivers lists usbserial (/dev/ttyUSB, major 188, type "
 	"serial), and /proc/tty/driver/usbserial has a line for the port's "
-	"minor naming ftdi_sio, the FTDI vendor 0403 and product 6001")
+	"minor naming the ftdi_sio driver (\"FTDI USB Serial Device\"), the "
+	"FTDI vendor 0403 and product 6001")
 {
 	char path[64], line[512];
 	bool drv = false, port = false;
@@ -82,7 +83,9 @@ TP_CASE(usb_proc_registration, TP_LINUX,
 		unsigned n;
 		if (sscanf(line, "%u:", &n) == 1 && n == mi) {
 			port = true;
-			ATF_CHECK_MSG(strstr(line, "module:ftdi_sio") &&
+			/* module:ftdi_sio only where it is a module. */
+			ATF_CHECK_MSG(strstr(line, "name:\"FTDI USB Serial "
+					     "Device\"") &&
 				      strstr(line, "vendor:0403") &&
 				      strstr(line, "product:6001"), "line %s",
 				      tp_esc(line, strlen(line)));
