@@ -3,8 +3,8 @@
  * unplugs the virtconsole: QMP device_del; the guest's virtio_console gets
  * PORT_REMOVE and calls hvc_remove, which hangs the tty up).  A reader
  * blocked in read() returns (0 or EIO) and never hangs; a write fails with
- * EIO; poll reports POLLHUP; after the last close an open fails with
- * ENODEV (the hung-up tty lives until then).  The case plugs
+ * EIO; poll reports POLLHUP; after the last close (and the tty's release,
+ * a work item) an open fails with ENODEV.  The case plugs
  * the port back (device_add, same id and chardev) and checks that bytes
  * pass again, so later cases find the guest as it was. */
 #include <errno.h>
@@ -40,6 +40,33 @@ wait_open_ok(const char *path, int ms, const char *what)
 		    strerror(err));
 }
 
+/* After the last close of the removed port, open fails with ENODEV once
+ * the tty's release has run; an open that succeeds fails the case. */
+static void
+wait_open_enodev(const char *path, int round)
+{
+	long long deadline = tp_now_ms() + TP_WAIT_MS;
+	int step = 0, err = 0;
+
+	tp_waiting_for("open of the removed hvc to fail with ENODEV");
+	for (;;) {
+		int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+		if (fd >= 0) {
+			close(fd);
+			atf_tc_fail("round %d: open %s succeeded with its port "
+				    "removed", round, path);
+		}
+		err = errno;
+		if (err == ENODEV)
+			return;
+		if (tp_now_ms() > deadline)
+			atf_tc_fail("round %d: open %s with its port removed "
+				    "still fails with %s, not ENODEV, after %d "
+				    "ms", round, path, strerror(err), TP_WAIT_MS);
+		tp_backoff(&step);
+	}
+}
+
 static void
 one_round(const atf_tc_t *tc, int round)
 {
@@ -65,16 +92,10 @@ one_round(const atf_tc_t *tc, int round)
 	short ev = tp_poll1(h, POLLIN | POLLOUT, 0);
 	ATF_CHECK_MSG(ev & POLLHUP, "round %d: poll after the unplug reports "
 		      "%#x, no POLLHUP", round, (unsigned)ev);
-	/* The hung-up tty lives on until its last close: open finds the
-	 * removed port only after it. */
+	/* The hung-up tty lives on until its last close, and the hvc it
+	 * holds until the tty's release (a work item) after that. */
 	tp_hvc_close(h);
-	int fd = open(p.hvc, O_RDWR | O_NOCTTY | O_NONBLOCK);
-	int err = errno;
-	if (fd >= 0)
-		close(fd);
-	ATF_CHECK_MSG(fd < 0 && err == ENODEV, "round %d: open %s with its "
-		      "port gone: %s", round, p.hvc, fd >= 0 ? "succeeded" :
-		      strerror(err));
+	wait_open_enodev(p.hvc, round);
 	tp_host_ask(TP_WAIT_MS, "plug hvc");
 	wait_open_ok(p.hvc, TP_WAIT_MS, "the hvc to come back after the plug");
 	int h2 = tp_hvc_open(p.hvc, 0);
