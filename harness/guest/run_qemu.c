@@ -2,7 +2,8 @@
 /* run_qemu.c: boot a kernel under QEMU with the suite's initramfs, two
  * cross-connected PCI UARTs for the loopback cases, a PCI UART (a file on
  * the host) as the results channel and one more for the guest's requests
- * to the host side (hostside.c), which acts through QEMU's monitor. */
+ * to the host side (hostside.c), which acts through QEMU's monitor; x86_64
+ * guests also get an hvc and a USB serial port joined to each other. */
 #include "watch.h"
 #include "guest_root.h"
 #include "hostside.h"
