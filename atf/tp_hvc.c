@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "tp_hvc.h"
+#include "tp_host.h"
 #include "tp_private.h"
 
 static bool
@@ -90,18 +92,7 @@ tp_hvc_open(const char *path, int extra)
 	if (tcgetattr(fd, &saved[nsaved].tio) != 0)
 		atf_tc_fail("tcgetattr %s: %s", path, strerror(errno));
 	nsaved++;
-	struct termios t = saved[nsaved - 1].tio;
-	cfmakeraw(&t);
-	t.c_cflag |= CREAD | CLOCAL;
-	t.c_iflag &= ~(IXON | IXOFF | IXANY);
-	t.c_cc[VMIN] = 1;
-	t.c_cc[VTIME] = 0;
-	if (tcsetattr(fd, TCSANOW, &t) != 0)
-		atf_tc_fail("tcsetattr %s: %s", path, strerror(errno));
-	if (tcflush(fd, TCIOFLUSH) != 0)
-		atf_tc_fail("tcflush %s: %s", path, strerror(errno));
-	if (!(extra & O_NONBLOCK))
-		tp_set_nonblock(fd, false);
+	tp_uart_known_state(fd, path, &saved[nsaved - 1].tio, extra);
 	return fd;
 }
 
@@ -169,4 +160,62 @@ tp_vlink_transfer(int tx, int rx, const void *data, size_t len,
 {
 	tp_serial_transfer_window(tx, rx, data, len, TP_VLINK_WINDOW,
 				  TP_WAIT_MS * 3, what);
+}
+
+/* ---------------------------------------------------------------- shared checks */
+
+void
+tp_vlink_check_eagain(int rx, int tx, const char *rxname)
+{
+	char c, what[96];
+
+	errno = 0;
+	ATF_CHECK_MSG(read(rx, &c, 1) == -1 && errno == EAGAIN, "read of an "
+		      "idle %s: errno %s", rxname, strerror(errno));
+	tp_write_str(tx, "x", "one byte from the other end");
+	snprintf(what, sizeof(what), "the byte on the %s", rxname);
+	tp_wait_poll(rx, POLLIN, TP_WAIT_MS, what);
+	ATF_CHECK_MSG(read(rx, &c, 1) == 1 && c == 'x', "read of the %s after "
+		      "POLLIN: %s", rxname, strerror(errno));
+}
+
+void
+tp_vlink_check_poll(int rx, int tx, const char *rxname)
+{
+	char buf[8], what[96];
+
+	short r = tp_poll1(rx, POLLIN | POLLOUT, 0);
+	ATF_CHECK_MSG(r == POLLOUT, "idle %s polls %#x", rxname, (unsigned)r);
+	tp_write_str(tx, "ab", "two bytes from the other end");
+	snprintf(what, sizeof(what), "both bytes on the %s", rxname);
+	tp_wait_fionread(rx, 2, TP_WAIT_MS, what);
+	ATF_CHECK(tp_poll1(rx, POLLIN, 0) & POLLIN);
+	ATF_CHECK_EQ(read(rx, buf, sizeof(buf)), 2);
+	ATF_CHECK_MSG(!(tp_poll1(rx, POLLIN, 0) & POLLIN), "POLLIN on the %s "
+		      "after reading everything", rxname);
+}
+
+void
+tp_vlink_unplug_blocked(int fd, const char *dev, int alt_err, int round)
+{
+	struct tp_reader r;
+	struct tp_rd_result res;
+	char c = 'w';
+
+	tp_reader_start(&r, fd, 8);
+	tp_wait_blocked_fd(r.child.pid, SYS_read, fd, "a reader blocked in "
+			   "read() on the port");
+	tp_host_ask(TP_WAIT_MS, "unplug %s", dev);
+	tp_reader_result(&r, &res, "the blocked reader to return after the "
+			 "unplug");
+	ATF_CHECK_MSG(res.n == 0 || (res.n < 0 && res.err == EIO), "round %d: "
+		      "the blocked read returned %zd (%s), not 0 or EIO", round,
+		      res.n, res.n < 0 ? strerror(res.err) : "data");
+	errno = 0;
+	ATF_CHECK_MSG(write(fd, &c, 1) == -1 && (errno == EIO ||
+		      (alt_err && errno == alt_err)), "round %d: write after "
+		      "the unplug: %s", round, strerror(errno));
+	short ev = tp_poll1(fd, POLLIN | POLLOUT, 0);
+	ATF_CHECK_MSG(ev & POLLHUP, "round %d: poll after the unplug reports "
+		      "%#x, no POLLHUP", round, (unsigned)ev);
 }

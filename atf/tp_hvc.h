@@ -32,9 +32,10 @@ void tp_hvc_find(const atf_tc_t *tc, char *path, size_t len);
 void tp_usb_find(const atf_tc_t *tc, char *path, size_t len);
 
 /* Open an hvc O_RDWR|O_NOCTTY (plus extra), save its termios for
- * restoration at case end, make it raw (CS8, CREAD, CLOCAL, VMIN 1) and
- * flush it; blocking unless extra has O_NONBLOCK.  (tp_uart_open does this
- * for a UART, but an hvc has no modem lines for it to save.) */
+ * restoration at case end and put it in tp_uart_known_state (an hvc keeps
+ * its own speed and framing: raw, VMIN 1, flushed); blocking unless extra
+ * has O_NONBLOCK.  (tp_uart_open does this for a UART, but an hvc has no
+ * modem lines for it to save.) */
 int tp_hvc_open(const char *path, int extra);
 
 /* Restore what tp_hvc_open saved for fd (where the port still answers)
@@ -64,5 +65,20 @@ void tp_vlink_drain(int a, int b);
 /* Send data from tx to rx, windowed; fail naming the first lost byte. */
 void tp_vlink_transfer(int tx, int rx, const void *data, size_t len,
 		       const char *what);
+
+/* The checks both ports answer alike, rx being the port checked and tx
+ * the other end (both opened O_NONBLOCK):
+ * an idle rx's non-blocking read fails with EAGAIN, and once tx sent a
+ * byte, poll says POLLIN and the read returns it; */
+void tp_vlink_check_eagain(int rx, int tx, const char *rxname);
+/* an idle rx polls POLLOUT and not POLLIN; POLLIN comes with two bytes
+ * from tx and goes once they are read. */
+void tp_vlink_check_poll(int rx, int tx, const char *rxname);
+
+/* A reader blocked in read(fd) when the host side unplugs dev ("hvc",
+ * "usb") returns 0 or EIO; then a write on fd fails with EIO (or alt_err,
+ * unless 0) and poll reports POLLHUP.  round names the repetition in
+ * messages.  After tp_host_require(tc, "unplug"). */
+void tp_vlink_unplug_blocked(int fd, const char *dev, int alt_err, int round);
 
 #endif

@@ -63,16 +63,9 @@ TP_CASE(hvc_nonblocking_read_eagain, TP_POSIX,
 	"the USB port sent a byte the same read returns it")
 {
 	int h, u;
-	char c;
 
 	tp_vlink_open(tc, NULL, &h, &u, O_NONBLOCK);
-	errno = 0;
-	ATF_CHECK_MSG(read(h, &c, 1) == -1 && errno == EAGAIN, "read of an "
-		      "empty hvc: errno %s", strerror(errno));
-	tp_write_str(u, "x", "one byte from the USB port");
-	tp_wait_poll(h, POLLIN, TP_WAIT_MS, "the byte on the hvc");
-	ATF_CHECK_MSG(read(h, &c, 1) == 1 && c == 'x', "read after POLLIN: "
-		      "%s", strerror(errno));
+	tp_vlink_check_eagain(h, u, "hvc");
 }
 
 TP_CASE(hvc_poll_readiness, TP_POSIX,
@@ -80,17 +73,9 @@ TP_CASE(hvc_poll_readiness, TP_POSIX,
 	"when bytes arrive and goes once they are read")
 {
 	int h, u;
-	char buf[8];
 
 	tp_vlink_open(tc, NULL, &h, &u, O_NONBLOCK);
-	short r = tp_poll1(h, POLLIN | POLLOUT, 0);
-	ATF_CHECK_MSG(r == POLLOUT, "idle hvc polls %#x", (unsigned)r);
-	tp_write_str(u, "ab", "two bytes from the USB port");
-	tp_wait_fionread(h, 2, TP_WAIT_MS, "both bytes on the hvc");
-	ATF_CHECK(tp_poll1(h, POLLIN, 0) & POLLIN);
-	ATF_CHECK_EQ(read(h, buf, sizeof(buf)), 2);
-	ATF_CHECK_MSG(!(tp_poll1(h, POLLIN, 0) & POLLIN), "POLLIN after "
-		      "reading everything");
+	tp_vlink_check_poll(h, u, "hvc");
 }
 
 TP_CASE(hvc_window_size, TP_LINUX,

@@ -8,9 +8,7 @@
  * the port back (device_add, same id and chardev) and checks that bytes
  * pass again, so later cases find the guest as it was. */
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tp_hvc.h"
@@ -71,27 +69,10 @@ static void
 one_round(const atf_tc_t *tc, int round)
 {
 	struct tp_vlink p;
-	struct tp_reader r;
-	struct tp_rd_result res;
 	int h, u;
-	char c = 'w';
 
 	tp_vlink_open(tc, &p, &h, &u, 0);
-	tp_reader_start(&r, h, 8);
-	tp_wait_blocked_fd(r.child.pid, SYS_read, h, "a reader blocked in "
-			   "read(hvc)");
-	tp_host_ask(TP_WAIT_MS, "unplug hvc");
-	tp_reader_result(&r, &res, "the blocked reader to return after the "
-			 "unplug");
-	ATF_CHECK_MSG(res.n == 0 || (res.n < 0 && res.err == EIO), "round %d: "
-		      "the blocked read returned %zd (%s), not 0 or EIO", round,
-		      res.n, res.n < 0 ? strerror(res.err) : "data");
-	errno = 0;
-	ATF_CHECK_MSG(write(h, &c, 1) == -1 && errno == EIO, "round %d: write "
-		      "after the unplug: %s", round, strerror(errno));
-	short ev = tp_poll1(h, POLLIN | POLLOUT, 0);
-	ATF_CHECK_MSG(ev & POLLHUP, "round %d: poll after the unplug reports "
-		      "%#x, no POLLHUP", round, (unsigned)ev);
+	tp_vlink_unplug_blocked(h, "hvc", 0, round);
 	/* The hung-up tty lives on until its last close, and the hvc it
 	 * holds until the tty's release (a work item) after that. */
 	tp_hvc_close(h);

@@ -117,16 +117,9 @@ TP_CASE(usb_nonblocking_read_eagain, TP_POSIX,
 	"EAGAIN; once the hvc sent a byte the same read returns it")
 {
 	int h, u;
-	char c;
 
 	tp_vlink_open(tc, NULL, &h, &u, O_NONBLOCK);
-	errno = 0;
-	ATF_CHECK_MSG(read(u, &c, 1) == -1 && errno == EAGAIN, "read of an "
-		      "idle USB port: errno %s", strerror(errno));
-	tp_write_str(h, "y", "one byte from the hvc");
-	tp_wait_poll(u, POLLIN, TP_WAIT_MS, "the byte on the USB port");
-	ATF_CHECK_MSG(read(u, &c, 1) == 1 && c == 'y', "read after POLLIN: %s",
-		      strerror(errno));
+	tp_vlink_check_eagain(u, h, "USB port");
 }
 
 TP_CASE(usb_poll_readiness, TP_POSIX,
@@ -134,17 +127,9 @@ TP_CASE(usb_poll_readiness, TP_POSIX,
 	"POLLIN comes when bytes arrive and goes once they are read")
 {
 	int h, u;
-	char buf[8];
 
 	tp_vlink_open(tc, NULL, &h, &u, O_NONBLOCK);
-	short r = tp_poll1(u, POLLIN | POLLOUT, 0);
-	ATF_CHECK_MSG(r == POLLOUT, "idle USB port polls %#x", (unsigned)r);
-	tp_write_str(h, "cd", "two bytes from the hvc");
-	tp_wait_fionread(u, 2, TP_WAIT_MS, "both bytes on the USB port");
-	ATF_CHECK(tp_poll1(u, POLLIN, 0) & POLLIN);
-	ATF_CHECK_EQ(read(u, buf, sizeof(buf)), 2);
-	ATF_CHECK_MSG(!(tp_poll1(u, POLLIN, 0) & POLLIN), "POLLIN after "
-		      "reading everything");
+	tp_vlink_check_poll(u, h, "USB port");
 }
 
 TP_CASE_ROOT(usb_vhangup_wakes_reader, TP_LINUX,

@@ -9,10 +9,8 @@
  * find the guest as it was. */
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tp_hvc.h"
@@ -60,28 +58,10 @@ static void
 one_round(const atf_tc_t *tc, int round)
 {
 	struct tp_vlink p;
-	struct tp_reader r;
-	struct tp_rd_result res;
 	int h, u;
-	char c = 'w';
 
 	tp_vlink_open(tc, &p, &h, &u, 0);
-	tp_reader_start(&r, u, 8);
-	tp_wait_blocked_fd(r.child.pid, SYS_read, u, "a reader blocked in "
-			   "read(USB)");
-	tp_host_ask(TP_WAIT_MS, "unplug usb");
-	tp_reader_result(&r, &res, "the blocked reader to return after the "
-			 "unplug");
-	ATF_CHECK_MSG(res.n == 0 || (res.n < 0 && res.err == EIO), "round %d: "
-		      "the blocked read returned %zd (%s), not 0 or EIO", round,
-		      res.n, res.n < 0 ? strerror(res.err) : "data");
-	errno = 0;
-	ATF_CHECK_MSG(write(u, &c, 1) == -1 && (errno == EIO || errno == ENODEV),
-		      "round %d: write after the unplug: %s", round,
-		      strerror(errno));
-	short ev = tp_poll1(u, POLLIN | POLLOUT, 0);
-	ATF_CHECK_MSG(ev & POLLHUP, "round %d: poll after the unplug reports "
-		      "%#x, no POLLHUP", round, (unsigned)ev);
+	tp_vlink_unplug_blocked(u, "usb", ENODEV, round);
 	tp_uart_close(u);
 	tp_wait_path_gone(p.usb, "the USB serial node to go away");
 	tp_host_ask(TP_WAIT_MS, "plug usb");

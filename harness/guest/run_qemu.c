@@ -296,8 +296,9 @@ boot:
 	/* x86_64 guests get an hvc (a virtconsole on virtio-serial) and a USB
 	 * serial port (QEMU's FTDI model on qemu-xhci), their chardevs
 	 * cross-connected as the UART pair's; the host side unplugs and plugs
-	 * them back on request.  always-plugged: QEMU attaches a usb-serial
-	 * only once its chardev reports "opened", which a udp one never does. */
+	 * them back on request.  always-plugged: without it QEMU 7.2 waits
+	 * for the chardev to report "opened" before it attaches a usb-serial,
+	 * and on a udp chardev the guest never saw the device (measured). */
 	bool vports = !strcmp(qa->arch, "x86_64");
 	static const struct hostside_dev vdevs[] = {
 		{"hvc", "hvcport", "virtconsole", "hv", "vser.0", false},
