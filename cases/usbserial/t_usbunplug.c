@@ -84,6 +84,7 @@ TP_CASE_TIMEOUT(unplug_usb_under_blocked_reader, TP_LINUX, UNPLUG_TIMEOUT_S,
 	"and bytes pass both ways.  The Kyua variable unplug_rounds repeats "
 	"it (default 1)")
 {
+	/* Skip naming the missing port before asking the host side. */
 	tp_usb_find(tc, (char[64]){0}, 64);
 	tp_host_require(tc, "unplug");
 	long rounds = tp_config_long(tc, "unplug_rounds", 1);
