@@ -401,6 +401,13 @@ kbuild_steps(const char *what, const char *srcdir, const char *builddir,
 	if (kimage_check(image, NULL, 0, err, errlen) < 0)
 		return -1;
 	snprintf(out->image, sizeof out->image, "%.1000s", image);
+	/* The run boots its own copy: this directory may be rebuilt with
+	 * another fragment before the run's boot (two ttypot versions sharing
+	 * the cache take turns here; seen: a column booting the other
+	 * config's kernel).  Without a stamp there is no key to name it by. */
+	if (identity && kimage_publish(builddir, image, stamp, KIMAGE_KEEP, out->image,
+				       sizeof out->image, err, errlen) < 0)
+		return -1;
 	char *rel = ku_read_file(relpath, NULL);
 	if (rel) {
 		rel[strcspn(rel, "\n")] = '\0';

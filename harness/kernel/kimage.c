@@ -5,7 +5,9 @@
 #include "kresolve.h"
 #include "kutil.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -189,4 +191,68 @@ kimage_config_hash(const char *config_path, struct kernel_info *out)
 	if (ku_sha256_file(config_path, hex) == 0)
 		snprintf(out->config_hash, sizeof out->config_hash, "%.16s",
 			 hex);
+}
+
+/* Remove all but the keep newest files of dir (never `current`). */
+static void
+prune_images(const char *dir, const char *current, int keep)
+{
+	for (;;) {
+		DIR *d = opendir(dir);
+		if (!d)
+			return;
+		int n = 0;
+		char oldest[PATH_MAX] = "";
+		struct timespec ot = {0};
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			char p[PATH_MAX];
+			struct stat st;
+			if (e->d_name[0] == '.' || ku_fmt(p, sizeof p, "%s/%s", dir, e->d_name) < 0 ||
+			    lstat(p, &st) < 0 || !S_ISREG(st.st_mode))
+				continue;
+			n++;
+			if (strcmp(p, current) && (!oldest[0] || st.st_mtim.tv_sec < ot.tv_sec ||
+						   (st.st_mtim.tv_sec == ot.tv_sec &&
+						    st.st_mtim.tv_nsec < ot.tv_nsec))) {
+				snprintf(oldest, sizeof oldest, "%s", p);
+				ot = st.st_mtim;
+			}
+		}
+		closedir(d);
+		if (n <= keep || !oldest[0] || unlink(oldest) < 0)
+			return;
+	}
+}
+
+int
+kimage_publish(const char *builddir, const char *image, const char *key, int keep,
+	       char *out, size_t outlen, char *err, size_t errlen)
+{
+	char hex[65], dir[PATH_MAX], tmp[PATH_MAX + 64];
+	const char *name = strrchr(image, '/');
+	name = name ? name + 1 : image;
+	ku_sha256_hex(key, strlen(key), hex);
+	if (ku_fmt(dir, sizeof dir, "%s.images", builddir) < 0 ||
+	    ku_fmt(out, outlen, "%s/%.16s-%s", dir, hex, name) < 0) {
+		snprintf(err, errlen, "%s: path too long", builddir);
+		return -1;
+	}
+	if (ku_mkdir_p(dir, 0755) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (ku_is_file(out)) {
+		utimensat(AT_FDCWD, out, NULL, 0); /* in use again: the newest */
+	} else {
+		ku_fmt(tmp, sizeof tmp, "%s/.%.16s.%ld.tmp", dir, hex, (long)getpid());
+		if (ku_copy_file(image, tmp) < 0 || rename(tmp, out) < 0) {
+			snprintf(err, errlen, "cannot copy %s to %s: %s", image, out,
+				 strerror(errno));
+			unlink(tmp);
+			return -1;
+		}
+	}
+	prune_images(dir, out, keep);
+	return 0;
 }

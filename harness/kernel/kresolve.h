@@ -25,6 +25,18 @@ const char *kimage_deb_prefix(const char *arch);
 /* Does a .config have this exact line (e.g. "CONFIG_IA32_EMULATION=y")? */
 bool kconfig_has(const char *config_path, const char *line);
 
+/* A built image's own copy, so that a rebuild of its build directory
+ * (another config: an older ttypot sharing the cache) never changes the
+ * kernel a run resolved and will boot minutes later.  The copy is
+ * DIR.images/KEY-NAME (DIR: the image's build directory; KEY: the first 16
+ * hex of the sha256 of key, the build's stamp; NAME: the image's file
+ * name), written whole under a unique name and renamed; an existing one is
+ * reused and touched.  The keep newest copies of DIR stay.  The copy's
+ * path into out; 0, or -1 with err naming the file. */
+int kimage_publish(const char *builddir, const char *image, const char *key, int keep,
+		   char *out, size_t outlen, char *err, size_t errlen);
+#define KIMAGE_KEEP 4
+
 /* Fill config_hash from a .config file (first 16 hex of its sha256). */
 void kimage_config_hash(const char *config_path, struct kernel_info *out);
 
