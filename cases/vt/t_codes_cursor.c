@@ -77,10 +77,10 @@ TP_CASE_ROOT(cr_lf_bs_control_characters, TP_LINUX,
 	tp_vt_wait_cursor(&vt, 1, 3, &s, "cursor after VT and FF (one row each)");
 }
 
-TP_CASE_ROOT(tab_stops_hts_tbc, TP_LINUX,
+TP_CASE_ROOT(tab_stops_hts_tbc3, TP_LINUX,
 	"HT moves to the next tab stop (every 8 columns after a reset) or the "
-	"last column; ESC H (HTS) sets a stop at the cursor, ESC [ g (TBC 0) "
-	"clears the stop at the cursor and ESC [ 3 g clears them all")
+	"last column; ESC H (HTS) sets a stop at the cursor; ESC [ 3 g (TBC 3) "
+	"clears them all")
 {
 	struct tp_vt vt;
 	struct tp_screen s;
@@ -91,11 +91,38 @@ TP_CASE_ROOT(tab_stops_hts_tbc, TP_LINUX,
 	tp_vt_expect_text(&s, 0, 16, "B", "B at the second default stop");
 	tp_vt_write(&vt, "\r\033[4C\033H\r\t", "a stop at column 4 (HTS), CR, HT");
 	tp_vt_wait_cursor(&vt, 4, 0, &s, "HT to the new stop at column 4");
-	tp_vt_write(&vt, "\033[g\r\t", "TBC 0 at column 4, CR, HT");
-	tp_vt_wait_cursor(&vt, 8, 0, &s, "HT past the cleared stop to column 8");
+	tp_vt_write(&vt, "\t", "HT from the new stop");
+	tp_vt_wait_cursor(&vt, 8, 0, &s, "HT on to the default stop at 8");
 	tp_vt_write(&vt, "\033[3g\r\t", "TBC 3, CR, HT");
 	tp_vt_wait_cursor(&vt, s.cols - 1, 0, &s,
 			  "HT to the last column with no stops");
+}
+
+/* The finding fixtures/findings/vt-tbc0-sets-tabstop: since the tab stops
+ * became a bitmap (v5.9), CSI g sets the stop at the cursor instead of
+ * clearing it.  Seeing exactly that fails with the finding's tag. */
+#define TBC0_TAG "[finding vt-tbc0-sets-tabstop]"
+
+TP_CASE_ROOT(tbc0_clears_the_stop_at_cursor, TP_LINUX,
+	"ESC [ g (TBC 0) clears the tab stop at the cursor: HT then passes "
+	"that column, and a column without a stop does not get one")
+{
+	struct tp_vt vt;
+	struct tp_screen s;
+
+	tp_vt_open(tc, &vt);
+	tp_vt_write(&vt, "\033[9G\033[g\r\t", "CHA 9, TBC 0 on the stop at 8, CR, HT");
+	tp_vt_screen(vt.num, &s);
+	if (s.x == 8 && s.y == 0)
+		atf_tc_fail(TBC0_TAG " HT stopped at column 8 after ESC [ g "
+			    "cleared its stop (the stop was set, not cleared)");
+	tp_vt_wait_cursor(&vt, 16, 0, &s, "HT past the cleared stop to 16");
+	tp_vt_write(&vt, "\033[3G\033[g\r\t", "CHA 3, TBC 0 where no stop is, CR, HT");
+	tp_vt_screen(vt.num, &s);
+	if (s.x == 2 && s.y == 0)
+		atf_tc_fail(TBC0_TAG " HT stopped at column 2 after ESC [ g "
+			    "there (TBC 0 set a stop)");
+	tp_vt_wait_cursor(&vt, 16, 0, &s, "HT to the next stop left, 16");
 }
 
 TP_CASE_ROOT(autowrap_on_and_off, TP_LINUX,
@@ -199,7 +226,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, cup_moves_to_row_and_column);
 	ATF_TP_ADD_TC(tp, relative_moves_count_and_clamp);
 	ATF_TP_ADD_TC(tp, cr_lf_bs_control_characters);
-	ATF_TP_ADD_TC(tp, tab_stops_hts_tbc);
+	ATF_TP_ADD_TC(tp, tab_stops_hts_tbc3);
+	ATF_TP_ADD_TC(tp, tbc0_clears_the_stop_at_cursor);
 	ATF_TP_ADD_TC(tp, autowrap_on_and_off);
 	ATF_TP_ADD_TC(tp, lf_on_last_row_scrolls_up);
 	ATF_TP_ADD_TC(tp, decstbm_scrolls_only_the_region);
