@@ -103,7 +103,9 @@ void tp_vt_expect_reply(struct tp_vt *vt, const char *want, size_t len,
 			const char *what);
 
 /* The active VT (VT_GETSTATE v_active) and whether VT num (<= 15) is in
- * use (open). */
+ * use (open).  Both ask through /dev/tty0, which holds the foreground VT
+ * open during the call: ask through a VT of the case's own to see the
+ * foreground VT's own state. */
 int tp_vt_active(void);
 bool tp_vt_in_use(int num);
 /* Make VT num the active one (VT_ACTIVATE through a descriptor of it) and
