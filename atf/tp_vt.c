@@ -14,6 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "tp_host.h"
 #include "tp_vt.h"
 
 /* ---------------------------------------------------------------- where cases run */
@@ -44,6 +45,7 @@ static struct saved_vt {
 	bool termios_saved, modes_saved;
 	struct termios tio;
 	int kbmode, kdmode;
+	char kbled;
 	struct vt_mode vtmode;
 } saved[MAX_SAVED];
 static int nsaved;
@@ -80,7 +82,8 @@ restore_all(void)
 		if (s->modes_saved) {
 			if (ioctl(fd, KDSKBMODE, s->kbmode) != 0 ||
 			    ioctl(fd, KDSETMODE, s->kdmode) != 0 ||
-			    ioctl(fd, VT_SETMODE, &s->vtmode) != 0)
+			    ioctl(fd, VT_SETMODE, &s->vtmode) != 0 ||
+			    ioctl(fd, KDSKBLED, (unsigned char)s->kbled) != 0)
 				fprintf(stderr, "tp_vt: restore modes of tty%d: "
 					"%s\n", s->num, strerror(errno));
 		}
@@ -108,13 +111,19 @@ restore_all(void)
 	}
 }
 
-static struct saved_vt *
-saved_of(int num)
+static void
+register_restore(void)
 {
 	if (!restore_registered) {
 		atexit(restore_all);
 		restore_registered = true;
 	}
+}
+
+static struct saved_vt *
+saved_of(int num)
+{
+	register_restore();
 	for (int i = 0; i < nsaved; i++)
 		if (saved[i].num == num)
 			return &saved[i];
@@ -135,6 +144,8 @@ tp_vt_save_modes(struct tp_vt *vt)
 		atf_tc_fail("KDGETMODE on %s: %s", vt->path, strerror(errno));
 	if (ioctl(fd, VT_GETMODE, &s->vtmode) != 0)
 		atf_tc_fail("VT_GETMODE on %s: %s", vt->path, strerror(errno));
+	if (ioctl(fd, KDGKBLED, &s->kbled) != 0)
+		atf_tc_fail("KDGKBLED on %s: %s", vt->path, strerror(errno));
 	s->modes_saved = true;
 	if (fd != vt->fd)
 		close(fd);
@@ -151,36 +162,30 @@ tp_vt_open_path(int num)
 	return fd;
 }
 
+/* VT_GETSTATE through /dev/tty0. */
+static struct vt_stat
+getstate(void)
+{
+	struct vt_stat st;
+	int fd = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		atf_tc_fail("open /dev/tty0: %s", strerror(errno));
+	if (ioctl(fd, VT_GETSTATE, &st) != 0)
+		atf_tc_fail("VT_GETSTATE: %s", strerror(errno));
+	close(fd);
+	return st;
+}
+
 int
 tp_vt_active(void)
 {
-	int fd = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		atf_tc_fail("open /dev/tty0: %s", strerror(errno));
-	struct vt_stat st;
-	if (ioctl(fd, VT_GETSTATE, &st) != 0)
-		atf_tc_fail("VT_GETSTATE: %s", strerror(errno));
-	close(fd);
-	return st.v_active;
-}
-
-static unsigned short
-vt_state(void)
-{
-	int fd = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		atf_tc_fail("open /dev/tty0: %s", strerror(errno));
-	struct vt_stat st;
-	if (ioctl(fd, VT_GETSTATE, &st) != 0)
-		atf_tc_fail("VT_GETSTATE: %s", strerror(errno));
-	close(fd);
-	return st.v_state;
+	return getstate().v_active;
 }
 
 bool
 tp_vt_in_use(int num)
 {
-	return (vt_state() >> num) & 1;
+	return (getstate().v_state >> num) & 1;
 }
 
 void
@@ -451,7 +456,7 @@ tp_vt_activate(int num, const char *what)
 {
 	if (active_before == 0) {
 		active_before = tp_vt_active();
-		saved_of(active_before); /* registers the restore */
+		register_restore();
 	}
 	int fd = tp_vt_open_path(num);
 	if (ioctl(fd, VT_ACTIVATE, num) != 0)
@@ -500,4 +505,32 @@ tp_tioclinux(int fd, char sub, char *byte)
 	if (byte)
 		*byte = arg[0];
 	return r < 0 ? -errno : r;
+}
+
+/* ---------------------------------------------------------------- the keyboard */
+
+void
+tp_vt_require_keyboard(const atf_tc_t *tc)
+{
+	/* An input device with key events that the VT's keyboard handler
+	 * takes (its handlers list kbd): atkbd on the pc machine's i8042. */
+	FILE *f = fopen("/proc/bus/input/devices", "r");
+	char line[512];
+	bool kbd = false;
+	while (f != NULL && fgets(line, sizeof line, f))
+		if (strncmp(line, "H: Handlers=", 12) == 0 &&
+		    strstr(line, "kbd") != NULL)
+			kbd = true;
+	if (f != NULL)
+		fclose(f);
+	if (!kbd)
+		atf_tc_skip("no keyboard: no input device with the VT's kbd "
+			    "handler in /proc/bus/input/devices");
+	tp_host_require(tc, "key");
+}
+
+void
+tp_vt_key(const char *keys)
+{
+	tp_host_ask(TP_WAIT_MS, "key %s", keys);
 }

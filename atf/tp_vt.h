@@ -117,9 +117,17 @@ void tp_vt_activate(int num, const char *what);
  * deadline bounds the wait. */
 void tp_vt_waitactive_start(struct tp_child *c, int fd, int num);
 
-/* Save the keyboard mode, display mode and VT mode of vt now; they are put
+/* Save the keyboard mode and flags, display mode and VT mode of vt now; they are put
  * back when the case ends, also when it fails. */
 void tp_vt_save_modes(struct tp_vt *vt);
+
+/* Keys typed on the machine's keyboard by the host side (atf/tp_host.h,
+ * action "key"): skips the case where no host side offers it, or where
+ * the guest has no keyboard input device. */
+void tp_vt_require_keyboard(const atf_tc_t *tc);
+/* Type keys (QEMU key names joined by '-': "a", "shift-a") and wait for
+ * the host side's answer; the guest reads them after that. */
+void tp_vt_key(const char *keys);
 
 /* TIOCLINUX with subcode sub: returns the ioctl's result (or -errno); *byte
  * gets the first byte of the argument afterwards. */

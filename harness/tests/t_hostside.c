@@ -177,11 +177,11 @@ ATF_TC_BODY(hello_unknown_and_noise, tc)
 	struct rig r;
 	rig_up(&r);
 	ATF_CHECK_STREQ(ask(&r, "1.1", "hello"),
-			"ok ttypot-qemu actions=hello,break,wake");
+			"ok ttypot-qemu actions=hello,break,wake,key");
 	ATF_REQUIRE(write(r.guest, "echoed garbage\n", 15) == 15);
 	ATF_CHECK_STREQ(ask(&r, "1.2", "frob 3"), "unknown frob");
 	ATF_CHECK_STREQ(ask(&r, "1.3", "hello"),
-			"ok ttypot-qemu actions=hello,break,wake");
+			"ok ttypot-qemu actions=hello,break,wake,key");
 	ATF_CHECK_EQ(r.hs.requests, 3);
 	ATF_CHECK_EQ(r.hs.answered, 3);
 	rig_down(&r);
