@@ -78,17 +78,25 @@ TP_CASE_ROOT(caps_lock_flag_and_letters, TP_LINUX,
 		atf_tc_fail("KDGKBLED 0x%x after the second Caps Lock", fl);
 }
 
-TP_CASE_ROOT(mediumraw_gives_keycodes, TP_LINUX,
-	"In K_MEDIUMRAW mode a key gives its keycode on press and keycode | "
-	"0x80 on release: Up (keycode 103) gives 0x67 0xe7")
+/* In keyboard mode `mode`, the key Up gives exactly want[0..len). */
+static void
+up_key_in_mode(const atf_tc_t *tc, int mode, const char *want, size_t len,
+	       const char *what)
 {
 	struct tp_vt vt;
 
 	kbd_open(tc, &vt);
-	kbmode(&vt, K_MEDIUMRAW);
+	kbmode(&vt, mode);
 	tp_vt_key("up");
-	TP_EXPECT_BYTES(vt.fd, "\x67\xe7", "Up as keycodes");
+	tp_expect_bytes(vt.fd, want, len, what);
 	tp_expect_quiet(vt.fd, "nothing after the release");
+}
+
+TP_CASE_ROOT(mediumraw_gives_keycodes, TP_LINUX,
+	"In K_MEDIUMRAW mode a key gives its keycode on press and keycode | "
+	"0x80 on release: Up (keycode 103) gives 0x67 0xe7")
+{
+	up_key_in_mode(tc, K_MEDIUMRAW, "\x67\xe7", 2, "Up as keycodes");
 }
 
 TP_CASE_ROOT(raw_gives_scancodes, TP_LINUX,
@@ -96,13 +104,7 @@ TP_CASE_ROOT(raw_gives_scancodes, TP_LINUX,
 	"keyboard (set 1 through the i8042) gives E0 48 on press and E0 C8 "
 	"on release")
 {
-	struct tp_vt vt;
-
-	kbd_open(tc, &vt);
-	kbmode(&vt, K_RAW);
-	tp_vt_key("up");
-	TP_EXPECT_BYTES(vt.fd, "\xe0\x48\xe0\xc8", "Up as scancodes");
-	tp_expect_quiet(vt.fd, "nothing after the release");
+	up_key_in_mode(tc, K_RAW, "\xe0\x48\xe0\xc8", 4, "Up as scancodes");
 }
 
 TP_CASE_ROOT(kbmode_off_drops_keys, TP_LINUX,
