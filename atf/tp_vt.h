@@ -98,7 +98,8 @@ void tp_vt_fill(struct tp_vt *vt, struct tp_screen *s);
 int tp_vt_unicode_row(int num, int y, uint32_t *out, int n);
 
 /* Read the reply the console puts in the VT's input queue: exactly
- * len bytes within TP_WAIT_MS. */
+ * want[0..len) within TP_WAIT_MS, then nothing more for
+ * TP_QUIET_WINDOW_MS. */
 void tp_vt_expect_reply(struct tp_vt *vt, const char *want, size_t len,
 			const char *what);
 
@@ -117,8 +118,8 @@ void tp_vt_activate(int num, const char *what);
  * deadline bounds the wait. */
 void tp_vt_waitactive_start(struct tp_child *c, int fd, int num);
 
-/* Save the keyboard mode and flags, display mode and VT mode of vt now; they are put
- * back when the case ends, also when it fails. */
+/* Save the keyboard mode and flags, display mode and VT mode of vt now;
+ * they are put back when the case ends, also when it fails. */
 void tp_vt_save_modes(struct tp_vt *vt);
 
 /* Keys typed on the machine's keyboard by the host side (atf/tp_host.h,
