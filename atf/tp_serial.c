@@ -318,8 +318,15 @@ tp_uart_open(const char *path, int extra)
 	s->managed = true;
 	/* A case that died in loop mode must not leave the next one there. */
 	tp_uart_mbic(fd, TIOCM_LOOP);
+	tp_uart_known_state(fd, path, &s->tio, extra);
+	return fd;
+}
 
-	struct termios t = s->tio;
+void
+tp_uart_known_state(int fd, const char *path, const struct termios *from,
+		    int extra)
+{
+	struct termios t = *from;
 	cfmakeraw(&t);
 	t.c_cflag &= ~(CSIZE | PARENB | CSTOPB | CRTSCTS);
 	t.c_cflag |= CS8 | CREAD | CLOCAL;
@@ -334,7 +341,6 @@ tp_uart_open(const char *path, int extra)
 		atf_tc_fail("tcflush %s: %s", path, strerror(errno));
 	if (!(extra & O_NONBLOCK))
 		tp_set_nonblock(fd, false);
-	return fd;
 }
 
 void

@@ -87,6 +87,11 @@ bool tp_serial_pci_of(const char *ttyname, char *pci, size_t len);
  * descriptor stays non-blocking when extra has O_NONBLOCK, else it is made
  * blocking.  Fails the case on error. */
 int tp_uart_open(const char *path, int extra);
+/* The known state, from the termios from: raw, CS8, CREAD, CLOCAL, no
+ * flow control, VMIN 1, TP_SERIAL_SPEED; both queues flushed; blocking
+ * unless extra has O_NONBLOCK.  Fails the case naming path. */
+void tp_uart_known_state(int fd, const char *path, const struct termios *from,
+			 int extra);
 /* open(2) without failing (for checks of open's own result): the
  * descriptor or -errno.  A descriptor it returns is closed at case end. */
 int tp_uart_try_open(const char *path, int flags);

@@ -3,9 +3,12 @@
  * close waits (up to closing_wait, 30 s by default) for the output to
  * drain; meanwhile the line discipline still takes flow-control characters
  * (n_tty_receive_buf_closing), so a peer that stopped the port with VSTOP
- * can let the held output go with VSTART, and the close completes. */
+ * can let the held output go with VSTART, and the close completes.  Output
+ * the port itself suspended (tcflow TCOOFF) is not waited for at all: the
+ * close discards it and returns at once. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -19,32 +22,56 @@ struct closer {
 	struct tp_sync sync;
 };
 
+/* In a child: open the port at path alone (its close is then the last),
+ * blocking, raw with iflag (IXON or 0) and CLOCAL, queues flushed.  The fd,
+ * or -1 after tp_child_fail. */
+static int
+open_alone_raw(const char *path, tcflag_t iflag)
+{
+	struct termios t;
+	/* Non-blocking: a port without CLOCAL would wait for carrier. */
+	int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fcntl(fd, F_SETFL, 0) != 0 || tcgetattr(fd, &t) != 0) {
+		tp_child_fail("opening %s: %s", path, strerror(errno));
+		return -1;
+	}
+	cfmakeraw(&t);
+	t.c_iflag &= ~(IXON | IXANY | IXOFF);
+	t.c_iflag |= iflag;
+	t.c_cflag |= CLOCAL | CREAD;
+	t.c_cflag &= ~CRTSCTS;
+	cfsetspeed(&t, TP_SERIAL_SPEED);
+	if (tcsetattr(fd, TCSANOW, &t) != 0 || tcflush(fd, TCIOFLUSH) != 0) {
+		tp_child_fail("setting %s up: %s", path, strerror(errno));
+		return -1;
+	}
+	return fd;
+}
+
+/* A's termios, read before a child's setup and put back after it: the
+ * setup outlives the child's close. */
+static void
+a_termios(const char *path, struct termios *t, bool put_back)
+{
+	int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || (put_back ? tcsetattr(fd, TCSANOW, t) : tcgetattr(fd, t)) != 0)
+		atf_tc_fail("%s A's termios: %s", put_back ? "putting back" : "reading",
+			    strerror(errno));
+	close(fd);
+}
+
 /* Open A alone (so the close is the last one), raw with IXON, let the
  * case stop its output, queue 4 bytes, close. */
 static int
 closer_child(void *arg)
 {
 	struct closer *c = arg;
-	struct termios t;
 	char m;
 	int rc;
 
-	/* Non-blocking: a port without CLOCAL would wait for carrier. */
-	int fd = open(c->path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	int fd = open_alone_raw(c->path, IXON);
 	if (fd < 0)
-		return tp_child_fail("open %s: %s", c->path, strerror(errno));
-	if (fcntl(fd, F_SETFL, 0) != 0)
-		return tp_child_fail("fcntl: %s", strerror(errno));
-	if (tcgetattr(fd, &t) != 0)
-		return tp_child_fail("tcgetattr: %s", strerror(errno));
-	cfmakeraw(&t);
-	t.c_iflag |= IXON;
-	t.c_iflag &= ~(IXANY | IXOFF);
-	t.c_cflag |= CLOCAL | CREAD;
-	t.c_cflag &= ~CRTSCTS;
-	cfsetspeed(&t, TP_SERIAL_SPEED);
-	if (tcsetattr(fd, TCSANOW, &t) != 0 || tcflush(fd, TCIOFLUSH) != 0)
-		return tp_child_fail("setting A up: %s", strerror(errno));
+		return 1;
 	if ((rc = tp_child_post(&c->sync, 'o')) != 0)
 		return rc;
 	/* The case sends VSTOP then a marker: the marker read means the
@@ -76,12 +103,8 @@ TP_CASE(vstart_while_closing_releases_output, TP_POSIX,
 
 	tp_serial_find(tc, &p);
 	int b = tp_uart_open(p.b, 0);
-	/* A's termios, put back after the child's setup outlived its close. */
 	struct termios orig;
-	int a0 = open(p.a, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (a0 < 0 || tcgetattr(a0, &orig) != 0)
-		atf_tc_fail("reading A's termios: %s", strerror(errno));
-	close(a0);
+	a_termios(p.a, &orig, false);
 	arg.path = p.a;
 	tp_sync_open(&arg.sync);
 	tp_child_start(&c, closer_child, &arg);
@@ -97,14 +120,50 @@ TP_CASE(vstart_while_closing_releases_output, TP_POSIX,
 	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "the held bytes on B");
 	ATF_CHECK_MSG(memcmp(got, "tail", 4) == 0, "B read \"%s\"",
 		      tp_esc(got, 4));
-	a0 = open(p.a, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (a0 < 0 || tcsetattr(a0, TCSANOW, &orig) != 0)
-		atf_tc_fail("putting A's termios back: %s", strerror(errno));
-	close(a0);
+	a_termios(p.a, &orig, true);
+}
+
+/* Open A alone, suspend its output with TCOOFF, queue 4 bytes and close
+ * it: the last close. */
+static int
+suspended_closer_child(void *arg)
+{
+	int fd = open_alone_raw(arg, 0);
+	if (fd < 0)
+		return 1;
+	if (tcflow(fd, TCOOFF) != 0)
+		return tp_child_fail("TCOOFF: %s", strerror(errno));
+	if (write(fd, "held", 4) != 4)
+		return tp_child_fail("write: %s", strerror(errno));
+	int q = -1;
+	if (ioctl(fd, TIOCOUTQ, &q) != 0 || q != 4)
+		return tp_child_fail("TIOCOUTQ %d with 4 bytes suspended", q);
+	if (close(fd) != 0)
+		return tp_child_fail("close: %s", strerror(errno));
+	return 0;
+}
+
+TP_CASE(tcooff_close_discards_output, TP_LINUX,
+	"The last close of a UART whose output it suspended itself "
+	"(tcflow TCOOFF) does not wait out closing_wait (30 s) for the held "
+	"bytes: it discards them and returns at once; the peer receives none")
+{
+	struct tp_serial_pair p;
+	struct tp_child c;
+
+	tp_serial_find(tc, &p);
+	int b = tp_uart_open(p.b, 0);
+	struct termios orig;
+	a_termios(p.a, &orig, false);
+	tp_child_start(&c, suspended_closer_child, (void *)p.a);
+	tp_child_join(&c, TP_WAIT_MS, "the last close of A with its output suspended");
+	tp_expect_quiet(b, "nothing of A's discarded output reaches B");
+	a_termios(p.a, &orig, true);
 }
 
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, vstart_while_closing_releases_output);
+	ATF_TP_ADD_TC(tp, tcooff_close_discards_output);
 	return atf_no_error();
 }

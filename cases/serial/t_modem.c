@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/serial.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -316,6 +317,46 @@ TP_CASE(tiocmiwait_wakes_on_line_change, TP_LINUX,
 	tp_child_join(&c, TP_WAIT_MS, "TIOCMIWAIT to return after CTS dropped");
 }
 
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static int
+miwait_until_signal_child(void *arg)
+{
+	int fd = *(int *)arg;
+	/* No SA_RESTART: the interrupted wait must come back as EINTR. */
+	struct sigaction sa = {.sa_handler = on_usr1};
+	if (sigaction(SIGUSR1, &sa, NULL) != 0)
+		return tp_child_fail("sigaction: %s", strerror(errno));
+	errno = 0;
+	if (ioctl(fd, TIOCMIWAIT, TIOCM_CTS | TIOCM_DSR | TIOCM_CD | TIOCM_RNG) == 0)
+		return tp_child_fail("TIOCMIWAIT returned 0 with no line changed");
+	if (errno != EINTR)
+		return tp_child_fail("TIOCMIWAIT: %s, want EINTR", strerror(errno));
+	return 0;
+}
+
+TP_CASE(tiocmiwait_sleeps_until_a_signal, TP_LINUX,
+	"TIOCMIWAIT returns only when one of the lines it names changes: with "
+	"the lines left alone it is still asleep after the quiet window, and "
+	"a signal (no SA_RESTART) ends the wait with EINTR")
+{
+	int a, b;
+	struct tp_child c;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	tp_child_start(&c, miwait_until_signal_child, &a);
+	tp_wait_blocked(c.pid, SYS_ioctl, "child asleep in TIOCMIWAIT");
+	/* The child reports (and its pipe turns readable) only once it ends. */
+	tp_expect_quiet(c.report_fd, "TIOCMIWAIT ended with no line changed");
+	tp_wait_blocked(c.pid, SYS_ioctl, "child still asleep in TIOCMIWAIT");
+	ATF_REQUIRE_EQ(kill(c.pid, SIGUSR1), 0);
+	tp_child_join(&c, TP_WAIT_MS, "TIOCMIWAIT to end with EINTR after SIGUSR1");
+}
+
 TP_CASE_ROOT(proc_agrees_with_icount_and_lines, TP_LINUX,
 	     "/proc/tty/driver/serial shows each port's tx/rx as TIOCGICOUNT "
 	     "does after 50 bytes A->B, and the lines TIOCMGET shows "
@@ -357,6 +398,7 @@ TP_CASE_ROOT(proc_agrees_with_icount_and_lines, TP_LINUX,
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, link_inputs_held_high);
+	ATF_TP_ADD_TC(tp, tiocmiwait_sleeps_until_a_signal);
 	ATF_TP_ADD_TC(tp, loop_rts_drives_cts);
 	ATF_TP_ADD_TC(tp, loop_dtr_drives_dsr);
 	ATF_TP_ADD_TC(tp, loop_out1_drives_ri);

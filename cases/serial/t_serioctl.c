@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* t_serioctl.c: the serial core's own ioctls on a plain 8250 port: the
  * transmitter-empty bit (TIOCSERGETLSR) and the RS-485 and ISO 7816 modes,
- * which a port without them must refuse rather than pretend to take. */
+ * which a port without them must refuse rather than pretend to take; and a
+ * change of the port's line discipline, which the serial core passes on to
+ * the driver (uart_set_ldisc) and which must leave the port as it was. */
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "tp_serial.h"
+
+/* include/uapi/linux/tty.h; glibc has no header for them. */
+#ifndef N_TTY
+#define N_TTY 0
+#endif
+#ifndef N_NULL
+#define N_NULL 27
+#endif
 
 static unsigned
 lsr(int fd)
@@ -91,10 +101,53 @@ TP_CASE(iso7816_absent_enotty, TP_LINUX,
 		      "ENOTTY", rc == 0 ? "success" : strerror(errno));
 }
 
+TP_CASE(ldisc_change_keeps_the_port, TP_LINUX,
+	"TIOCSETD N_NULL on a UART: TIOCGETD reads 27 and writes fail "
+	"EOPNOTSUPP, sending nothing; TIOCSETD N_TTY back gives c_line 0, the "
+	"same speed and c_cflag as before, and bytes pass both ways")
+{
+	int a, b;
+	tp_serial_open_pair(tc, &a, &b, 0);
+	struct termios before, t;
+	tp_tc_get(a, &before);
+	int ld = N_NULL;
+	if (ioctl(a, TIOCSETD, &ld) != 0) {
+		if (errno == EINVAL)
+			atf_tc_skip("TIOCSETD N_NULL: EINVAL: the kernel has no n_null");
+		atf_tc_fail("TIOCSETD N_NULL on A: %s", strerror(errno));
+	}
+	ld = -1;
+	ATF_CHECK_MSG(ioctl(a, TIOCGETD, &ld) == 0 && ld == N_NULL,
+		      "TIOCGETD %d after N_NULL (%s)", ld, strerror(errno));
+	errno = 0;
+	ssize_t n = write(a, "x", 1);
+	ATF_CHECK_MSG(n < 0 && errno == EOPNOTSUPP, "write under N_NULL: %zd (%s), "
+		      "want EOPNOTSUPP", n, strerror(errno));
+	tp_expect_quiet(b, "nothing reaches B from A under N_NULL");
+	ld = N_TTY;
+	ATF_REQUIRE_MSG(ioctl(a, TIOCSETD, &ld) == 0, "TIOCSETD N_TTY back on A: %s",
+			strerror(errno));
+	tp_tc_get(a, &t);
+	ATF_CHECK_EQ_MSG(t.c_line, N_TTY, "c_line %d after N_TTY came back", t.c_line);
+	ATF_CHECK_EQ_MSG(t.c_cflag, before.c_cflag, "c_cflag %#o after the ldisc "
+			 "round trip, was %#o", t.c_cflag, before.c_cflag);
+	ATF_CHECK_MSG(cfgetospeed(&t) == cfgetospeed(&before), "speed %#o, was %#o",
+		      cfgetospeed(&t), cfgetospeed(&before));
+	/* The new N_TTY instance starts from the port's termios: still raw. */
+	char got[2];
+	tp_write_str(a, "ab", "A to B after N_TTY came back");
+	tp_uart_read_exact(b, got, 2, TP_WAIT_MS, "A's bytes on B");
+	ATF_CHECK_MSG(!memcmp(got, "ab", 2), "B read %s", tp_esc(got, 2));
+	tp_write_str(b, "ba", "B to A after N_TTY came back");
+	tp_uart_read_exact(a, got, 2, TP_WAIT_MS, "B's bytes on A");
+	ATF_CHECK_MSG(!memcmp(got, "ba", 2), "A read %s", tp_esc(got, 2));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, getlsr_temt_when_sent_or_held);
 	ATF_TP_ADD_TC(tp, rs485_absent_enotty);
 	ATF_TP_ADD_TC(tp, iso7816_absent_enotty);
+	ATF_TP_ADD_TC(tp, ldisc_change_keeps_the_port);
 	return atf_no_error();
 }

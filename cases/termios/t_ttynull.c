@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -120,11 +121,48 @@ TP_CASE_ROOT(last_close_resets_termios, TP_LINUX,
 	close(fd);
 }
 
+TP_CASE_ROOT(hangup_ends_old_opens_new_open_works, TP_LINUX,
+	"(root) TIOCVHANGUP on /dev/ttynull hangs up every open file of it, "
+	"whatever its driver: they read 0 (EOF), write EIO and poll POLLHUP; "
+	"an open made after the hangup is a working tty again (writes taken "
+	"whole) while the hung-up files stay hung up")
+{
+	int fd = open_ttynull(0), other = open_ttynull(0);
+	if (ioctl(fd, TIOCVHANGUP) != 0)
+		atf_tc_fail("TIOCVHANGUP on %s: %s", TTYNULL, strerror(errno));
+	char c;
+	errno = 0;
+	ssize_t n = read(other, &c, 1);
+	ATF_CHECK_MSG(n == 0, "hung-up file: read %zd (%s), want 0", n,
+		      n < 0 ? strerror(errno) : "data");
+	errno = 0;
+	n = write(other, "x", 1);
+	ATF_CHECK_MSG(n == -1 && errno == EIO, "hung-up file: write %zd (%s), want EIO",
+		      n, strerror(errno));
+	ATF_CHECK_MSG(tp_poll1(other, POLLIN | POLLOUT, 0) & POLLHUP,
+		      "hung-up file: no POLLHUP");
+	int fresh = open_ttynull(0);
+	n = write(fresh, "after the hangup", 16);
+	ATF_CHECK_MSG(n == 16, "a new open after the hangup: write %zd (%s), want 16", n,
+		      n < 0 ? strerror(errno) : "short");
+	struct termios t;
+	ATF_CHECK_MSG(tcgetattr(fresh, &t) == 0, "a new open after the hangup: "
+		      "tcgetattr: %s", strerror(errno));
+	errno = 0;
+	n = write(fd, "x", 1);
+	ATF_CHECK_MSG(n == -1 && errno == EIO, "the file that hung up, after the new "
+		      "open: write %zd (%s), want EIO", n, strerror(errno));
+	close(fresh);
+	close(other);
+	close(fd);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, fresh_ttynull_has_the_drivers_termios);
 	ATF_TP_ADD_TC(tp, tcsetattr_keeps_the_hardware_bits);
 	ATF_TP_ADD_TC(tp, writes_are_swallowed_reads_never_come);
 	ATF_TP_ADD_TC(tp, last_close_resets_termios);
+	ATF_TP_ADD_TC(tp, hangup_ends_old_opens_new_open_works);
 	return atf_no_error();
 }

@@ -1082,6 +1082,8 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
  * patch (--diff). */
 static const char *gen_title = "ttypot generated mutants of the tty layer";
 static char gen_source[512] = GEN_SOURCE;
+/* The patch's verdict once patch_verdict made it (malloc'd), else NULL. */
+static char *gen_verdict;
 
 static void save(const char *outdir, struct mstate_params *p, const struct gen *g,
 		 const unsigned char *pick, double t0, double baseline_s, double build_s)
@@ -1101,14 +1103,17 @@ static void save(const char *outdir, struct mstate_params *p, const struct gen *
 		.source = gen_source, .sampled = p->sample < p->generated,
 		.seed = (unsigned long)p->seed, .generated = p->generated,
 		.wall_s = q.wall_s, .build_s = build_s, .baseline_s = baseline_s,
+		.verdict = gen_verdict,
 	};
 	if (mutation_report_write(outdir, mv, k, g->src, &info, err, sizeof err) < 0)
 		ku_progress("mutants: reports: %s", err);
 	free(mv);
 }
 
-/* The patch's verdict (mutants_verdict.h) on stdout and at the end of
- * mutation.md.  Returns the exit status: 1 survivors, else 0. */
+/* The patch's verdict (mutants_verdict.h) on stdout and kept in
+ * gen_verdict, which the next save() writes at the end of mutation.md, into
+ * mutation-report.json and atop mutation.html.  Returns the exit status: 1
+ * survivors, else 0. */
 static int patch_verdict(const struct gopts *o, const struct ps_change *chg,
 			 const struct gen *g, const unsigned char *pick,
 			 const struct cover_map *map, const struct ps_counts *pc,
@@ -1120,16 +1125,9 @@ static int patch_verdict(const struct gopts *o, const struct ps_change *chg,
 				 .others = others };
 	verdict_write(&in, &v);
 	fputs(rbuf_str(&v), stdout);
+	free(gen_verdict);
+	gen_verdict = strdup(rbuf_str(&v));
 	char md[PATH_MAX + 16];
-	snprintf(md, sizeof md, "%s/mutation.md", o->outdir);
-	char *have = ku_read_file(md, NULL);
-	struct rbuf all = {0};
-	rbuf_addf(&all, "%s%s", have ? have : "", have ? "\n" : "");
-	rbuf_add(&all, rbuf_str(&v));
-	if (ku_write_file(md, all.s, all.len) < 0)
-		ku_progress("mutants: cannot write %s", md);
-	free(have);
-	rbuf_free(&all);
 	int rc = 0;
 	struct mutant *mv = calloc(g->n ? g->n : 1, sizeof *mv);
 	size_t k = 0;
@@ -1326,6 +1324,7 @@ int cmd_mutants_generate(int argc, char **argv)
 			   cover_load(mapf, &map, err, sizeof err) == 0;
 		rc = patch_verdict(&o, &chg, &g, pick, have_map ? &map : NULL, &pc,
 				   rbuf_str(&pothers));
+		save(o.outdir, &sp, &g, pick, t0, 0, 0);
 		goto out;
 	}
 	char cases[2048] = "";
@@ -1515,9 +1514,12 @@ int cmd_mutants_generate(int argc, char **argv)
 	if (have_chg) {
 		int v = patch_verdict(&o, &chg, &g, pick, have_map ? &map : NULL, &pc,
 				      rbuf_str(&pothers));
+		save(o.outdir, &sp, &g, pick, t0, baseline_s, build_s);
 		rc = rc == 2 ? 2 : v;
 	}
 out:
+	free(gen_verdict);
+	gen_verdict = NULL;
 	if (have_map)
 		cover_free(&map);
 	for (size_t i = 0; i < g.nfiles; i++) {

@@ -88,6 +88,16 @@ hostside_listen(struct hostside *h, const char *dir,
 }
 
 void
+hostside_devices(struct hostside *h, const struct hostside_dev *devs,
+		 int n_devs)
+{
+	if (n_devs > HOSTSIDE_MAX_DEVS)
+		n_devs = HOSTSIDE_MAX_DEVS;
+	memcpy(h->devs, devs, (size_t)n_devs * sizeof *devs);
+	h->n_devs = n_devs;
+}
+
+void
 hostside_qemu_args(const struct hostside *h, const char *addr, char *chr,
 		   char *dev, char *mon, char *monopt, size_t len)
 {
@@ -133,6 +143,19 @@ qmp_line(struct hostside *h, char *line, size_t len, double deadline)
 		}
 		h->qin_len += (size_t)r;
 	}
+}
+
+/* Remember the device a DEVICE_DELETED event names (unplug waits for it). */
+static void
+note_event(struct hostside *h, json_t *r)
+{
+	const char *ev = json_string_value(json_object_get(r, "event"));
+	if (!ev || strcmp(ev, "DEVICE_DELETED"))
+		return;
+	const char *id = json_string_value(
+		json_object_get(json_object_get(r, "data"), "device"));
+	if (id)
+		snprintf(h->deleted, sizeof h->deleted, "%s", id);
 }
 
 /* Run one monitor command: the reply's "return" (a new reference, NULL on
@@ -184,6 +207,7 @@ qmp_call(struct hostside *h, const char *cmd, json_t *args, char *err,
 			json_decref(r);
 			return NULL;
 		}
+		note_event(h, r);
 		json_decref(r); /* an event, or the greeting */
 	}
 	snprintf(err, errlen, "no answer from QEMU's monitor to %s within "
@@ -263,6 +287,68 @@ act_break(struct hostside *h, char *args, char *ans, size_t len)
 		snprintf(ans, len, "fail %.150s", cerr);
 	else
 		snprintf(ans, len, "ok %ld", n);
+}
+
+static const struct hostside_dev *
+dev_of(const struct hostside *h, const char *name)
+{
+	for (int i = 0; name && i < h->n_devs; i++)
+		if (!strcmp(h->devs[i].name, name))
+			return &h->devs[i];
+	return NULL;
+}
+
+/* unplug DEV: device_del, answered once QEMU says the device is gone
+ * (DEVICE_DELETED, which may come before or after device_del's return). */
+static void
+act_unplug(struct hostside *h, char *args, char *ans, size_t len)
+{
+	char err[300];
+	const struct hostside_dev *d = dev_of(h, strtok(args, " "));
+	if (!d) {
+		snprintf(ans, len, "fail no-such-device %.60s", args);
+		return;
+	}
+	h->deleted[0] = '\0';
+	if (!qmp_ok(h, "device_del", json_pack("{s:s}", "id", d->id), err,
+		    sizeof err)) {
+		snprintf(ans, len, "fail %.150s", err);
+		return;
+	}
+	double deadline = proc_now() + QMP_DEADLINE_MS / 1000.0;
+	char line[4096];
+	while (strcmp(h->deleted, d->id) &&
+	       qmp_line(h, line, sizeof line, deadline)) {
+		json_t *r = json_loads(line, 0, NULL);
+		if (r)
+			note_event(h, r);
+		json_decref(r);
+	}
+	if (strcmp(h->deleted, d->id))
+		snprintf(ans, len, "fail no DEVICE_DELETED for %.40s within "
+			 "%d ms", d->id, QMP_DEADLINE_MS);
+	else
+		snprintf(ans, len, "ok %.60s", d->name);
+}
+
+/* plug DEV: device_add with the id, chardev and bus it was started with. */
+static void
+act_plug(struct hostside *h, char *args, char *ans, size_t len)
+{
+	char err[300];
+	const struct hostside_dev *d = dev_of(h, strtok(args, " "));
+	if (!d) {
+		snprintf(ans, len, "fail no-such-device %.60s", args);
+		return;
+	}
+	json_t *a = json_pack("{s:s,s:s,s:s,s:s}", "driver", d->driver, "id",
+			      d->id, "chardev", d->chardev, "bus", d->bus);
+	if (d->always_plugged)
+		json_object_set_new(a, "always-plugged", json_true());
+	if (!qmp_ok(h, "device_add", a, err, sizeof err))
+		snprintf(ans, len, "fail %.150s", err);
+	else
+		snprintf(ans, len, "ok %.60s", d->name);
 }
 
 /* wake SECONDS: wake the guest (system_wakeup) once it is suspended, if
@@ -356,7 +442,7 @@ request(struct hostside *h, char *line)
 	h->requests++;
 	if (!strcmp(action, "hello"))
 		snprintf(ans, sizeof ans, "ok ttypot-qemu actions=hello,break,"
-			 "wake,key");
+			 "wake,key%s", h->n_devs ? ",unplug,plug" : "");
 	else if (h->qmp < 0)
 		snprintf(ans, sizeof ans, "fail QEMU's monitor is not "
 			 "connected");
@@ -366,6 +452,10 @@ request(struct hostside *h, char *line)
 		act_wake(h, args, ans, sizeof ans);
 	else if (!strcmp(action, "key"))
 		act_key(h, args, ans, sizeof ans);
+	else if (!strcmp(action, "unplug") && h->n_devs)
+		act_unplug(h, args, ans, sizeof ans);
+	else if (!strcmp(action, "plug") && h->n_devs)
+		act_plug(h, args, ans, sizeof ans);
 	else
 		snprintf(ans, sizeof ans, "unknown %.60s", action);
 	char out[HOSTSIDE_LINE_MAX + 64];

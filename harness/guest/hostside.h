@@ -23,7 +23,19 @@ struct hostside_uart {
 	const char *chardev; /* "la" */
 };
 
+/* A guest device the host may unplug and plug back (QMP device_del,
+ * device_add): the name a request gives and how QEMU knows it. */
+struct hostside_dev {
+	const char *name;    /* "usb" */
+	const char *id;      /* "usbser" (device_del's id) */
+	const char *driver;  /* "usb-serial" */
+	const char *chardev; /* "us" */
+	const char *bus;     /* "xhci.0" */
+	bool always_plugged; /* usb-serial's always-plugged=on */
+};
+
 #define HOSTSIDE_MAX_UARTS 4
+#define HOSTSIDE_MAX_DEVS 4
 #define HOSTSIDE_LINE_MAX 256
 
 struct hostside {
@@ -34,6 +46,9 @@ struct hostside {
 	int ctl, qmp;        /* accepted connections, or -1 */
 	struct hostside_uart uarts[HOSTSIDE_MAX_UARTS];
 	int n_uarts;
+	struct hostside_dev devs[HOSTSIDE_MAX_DEVS];
+	int n_devs;
+	char deleted[64];            /* the id of the last DEVICE_DELETED */
 	char in[HOSTSIDE_LINE_MAX]; /* a request line being read */
 	size_t in_len;
 	bool in_overlong;            /* the line so far was too long */
@@ -53,6 +68,11 @@ struct hostside {
 int hostside_listen(struct hostside *h, const char *dir,
 		    const struct hostside_uart *uarts, int n_uarts,
 		    const char *who, char *err, size_t errlen);
+
+/* The devices "unplug" and "plug" may name (none: the actions are not
+ * offered). */
+void hostside_devices(struct hostside *h, const struct hostside_dev *devs,
+		      int n_devs);
 
 /* The QEMU arguments of both ends: "-chardev" CHR "-device" DEV for the
  * channel's UART at PCI slot addr, "-chardev" MON "-mon" MONOPT for the

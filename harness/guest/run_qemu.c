@@ -2,7 +2,8 @@
 /* run_qemu.c: boot a kernel under QEMU with the suite's initramfs, two
  * cross-connected PCI UARTs for the loopback cases, a PCI UART (a file on
  * the host) as the results channel and one more for the guest's requests
- * to the host side (hostside.c), which acts through QEMU's monitor. */
+ * to the host side (hostside.c), which acts through QEMU's monitor; x86_64
+ * guests also get an hvc and a USB serial port joined to each other. */
 #include "watch.h"
 #include "guest_root.h"
 #include "hostside.h"
@@ -26,38 +27,51 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-/* ldiscs distributions build as modules; packed when the kernel has them. */
+/* tty modules distributions build as modules, packed when the kernel has
+ * them and loaded in this order (each after what it depends on: Debian
+ * 6.1's modinfo depends=): the ldiscs, then the drivers of the hvc and
+ * usbserial areas with their buses.  The virtio bus modules are also on
+ * the Debian root's list (guest_root.c); loading one twice is harmless. */
 static const char *const tty_modules[] = {
 	"kernel/drivers/tty/n_hdlc.ko",
 	"kernel/drivers/tty/n_gsm.ko",
 	"kernel/drivers/tty/n_null.ko",
 	"kernel/drivers/tty/ttynull.ko",
+	"kernel/drivers/virtio/virtio_ring.ko",
+	"kernel/drivers/virtio/virtio.ko",
+	"kernel/drivers/virtio/virtio_pci_modern_dev.ko",
+	"kernel/drivers/virtio/virtio_pci_legacy_dev.ko",
+	"kernel/drivers/virtio/virtio_pci.ko",
+	"kernel/drivers/char/virtio_console.ko",
+	"kernel/drivers/usb/common/usb-common.ko",
+	"kernel/drivers/usb/core/usbcore.ko",
+	"kernel/drivers/usb/host/xhci-hcd.ko",
+	"kernel/drivers/usb/host/xhci-pci.ko",
+	"kernel/drivers/usb/serial/usbserial.ko",
+	"kernel/drivers/usb/serial/ftdi_sio.ko",
 };
 
-/* Two distinct free UDP ports on 127.0.0.1 (held until both are known). */
+/* n (at most 4) distinct free UDP ports on 127.0.0.1 (held until all are
+ * known). */
 static int
-free_udp_ports(int *p1, int *p2)
+free_udp_ports(int *ports, int n)
 {
-	int fds[2] = {-1, -1}, ports[2];
-	for (int i = 0; i < 2; i++) {
+	int fds[4] = {-1, -1, -1, -1}, rc = 0;
+	for (int i = 0; i < n && i < 4 && rc == 0; i++) {
 		struct sockaddr_in a = {.sin_family = AF_INET};
 		socklen_t al = sizeof a;
 		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		fds[i] = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 		if (fds[i] < 0 || bind(fds[i], (void *)&a, sizeof a) < 0 ||
-		    getsockname(fds[i], (void *)&a, &al) < 0) {
-			if (fds[0] >= 0)
-				close(fds[0]);
-			if (fds[1] >= 0)
-				close(fds[1]);
-			return -1;
-		}
-		ports[i] = ntohs(a.sin_port);
+		    getsockname(fds[i], (void *)&a, &al) < 0)
+			rc = -1;
+		else
+			ports[i] = ntohs(a.sin_port);
 	}
-	close(fds[0]);
-	close(fds[1]);
-	*p1 = ports[0], *p2 = ports[1];
-	return 0;
+	for (int i = 0; i < 4; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return rc;
 }
 
 /* Single-quote s for /bin/sh. */
@@ -125,7 +139,7 @@ build_segment(const struct kernel_info *k, const struct run_opts *o,
 			       tty_modules[i]);
 			if (!ku_is_file(from))
 				continue;
-			ku_fmt(to, sizeof to, "%s/%s", q,
+			ku_fmt(to, sizeof to, "%s/%02zu-%s", q, i,
 			       strrchr(tty_modules[i], '/') + 1);
 			if (ku_mkdir_p(q, 0755) < 0 ||
 			    ku_copy_file(from, to) < 0) {
@@ -263,8 +277,8 @@ run_qemu(const struct kernel_info *k, const struct run_opts *o,
 			 initrd, strerror(errno));
 		goto done;
 	}
-	int p1, p2;
-	if (free_udp_ports(&p1, &p2) < 0) {
+	int udp[4];
+	if (free_udp_ports(udp, 4) < 0) {
 		snprintf(out->err, sizeof out->err, "no free UDP ports: %s",
 			 strerror(errno));
 		goto done;
@@ -279,24 +293,41 @@ boot:
 	 * function the guest sees them at. */
 	static const struct hostside_uart pair[] = {
 		{"0000:00:10.0", "la"}, {"0000:00:11.0", "lb"}};
+	/* x86_64 guests get an hvc (a virtconsole on virtio-serial) and a USB
+	 * serial port (QEMU's FTDI model on qemu-xhci), their chardevs
+	 * cross-connected as the UART pair's; the host side unplugs and plugs
+	 * them back on request.  always-plugged: without it QEMU 7.2 waits
+	 * for the chardev to report "opened" before it attaches a usb-serial,
+	 * and on a udp chardev the guest never saw the device (measured). */
+	bool vports = !strcmp(qa->arch, "x86_64");
+	static const struct hostside_dev vdevs[] = {
+		{"hvc", "hvcport", "virtconsole", "hv", "vser.0", false},
+		{"usb", "usbser", "usb-serial", "us", "xhci.0", true}};
 	struct hostside hs;
 	char herr[256];
 	/* Without it (it cannot listen) the cases that ask skip. */
 	bool host = hostside_listen(&hs, tmpdir, pair, 2, k->label[0] ?
 				    k->label : k->release, herr,
 				    sizeof herr) == 0;
+	if (host && vports)
+		hostside_devices(&hs, vdevs, 2);
 	if (!host)
 		ku_progress("%s: no host side for requests: %s", k->label, herr);
 	char hchr[256], hdev[256], hmon[256], hmonopt[256];
 	if (host)
 		hostside_qemu_args(&hs, "0x13", hchr, hdev, hmon, hmonopt, 256);
-	char con[PATH_MAX + 64], ua[200], ub[200], res[PATH_MAX + 64];
+	char con[PATH_MAX + 64], ua[200], ub[200], res[PATH_MAX + 64],
+		uh[200], uu[200];
 	ku_fmt(con, sizeof con, "file,id=con,path=%s,append=on",
 	       out->console_path);
 	snprintf(ua, sizeof ua, "udp,id=la,host=127.0.0.1,port=%d,"
-		 "localaddr=127.0.0.1,localport=%d", p2, p1);
+		 "localaddr=127.0.0.1,localport=%d", udp[1], udp[0]);
 	snprintf(ub, sizeof ub, "udp,id=lb,host=127.0.0.1,port=%d,"
-		 "localaddr=127.0.0.1,localport=%d", p1, p2);
+		 "localaddr=127.0.0.1,localport=%d", udp[0], udp[1]);
+	snprintf(uh, sizeof uh, "udp,id=hv,host=127.0.0.1,port=%d,"
+		 "localaddr=127.0.0.1,localport=%d", udp[3], udp[2]);
+	snprintf(uu, sizeof uu, "udp,id=us,host=127.0.0.1,port=%d,"
+		 "localaddr=127.0.0.1,localport=%d", udp[2], udp[3]);
 	ku_fmt(res, sizeof res, "file,id=res,path=%s,append=on", results_path);
 	/* Extra kernel parameters for debugging: $TTYPOT_KERNEL_ARGS. */
 	char cmdline[1024];
@@ -309,7 +340,7 @@ boot:
 		 "8250.nr_uarts=8 rdinit=/init%s%s%.800s", qa->console,
 		 tcg_x86 ? " no_timer_check" : "",
 		 extra && *extra ? " " : "", extra ? extra : "");
-	const char *argv[64];
+	const char *argv[80];
 	int n = 0;
 	argv[n++] = qa->qemu;
 	if (qa->machine) {
@@ -336,6 +367,20 @@ boot:
 				   "-chardev", hmon, "-mon", hmonopt};
 		for (size_t i = 0; i < sizeof h / sizeof *h; i++)
 			argv[n++] = h[i];
+	}
+	if (vports) {
+		/* Fixed PCI slots after the request channel's 0x13; the ids
+		 * are those of vdevs (the host side's plug and unplug). */
+		const char *v[] = {
+			"-chardev", uh,
+			"-device", "virtio-serial-pci,id=vser,addr=0x14",
+			"-device", "virtconsole,chardev=hv,id=hvcport",
+			"-chardev", uu,
+			"-device", "qemu-xhci,id=xhci,addr=0x15",
+			"-device", "usb-serial,chardev=us,id=usbser,"
+				   "always-plugged=on"};
+		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+			argv[n++] = v[i];
 	}
 	if (disk > 0) {
 		argv[n++] = "-drive";

@@ -47,6 +47,9 @@ struct mutation_report_info {
 	double wall_s;         /* the whole run */
 	double build_s;        /* generation, triage and the schemata build */
 	double baseline_s;     /* the unmutated kernel's (id 0) run */
+	const char *verdict;   /* mutants of a patch (--diff): its verdict, lines of
+				* text (survivors, lines no program executes, the
+				* score); NULL otherwise */
 };
 
 /* Counts of one group of mutants (a file, an operator, all). */

@@ -46,7 +46,15 @@ int mutation_report_html(const char *json_text, const struct mutation_report_inf
 		 "<title>");
 	rbuf_html(b, title);
 	rbuf_add(b, "</title>\n<style>body{margin:0;font-family:sans-serif}</style>\n"
-		 "</head>\n<body>\n<mutation-test-report-app title-postfix=\"");
+		 "</head>\n<body>\n");
+	/* The patch's verdict first: what its author reads before the mutants. */
+	if (info && info->verdict) {
+		rbuf_add(b, "<section id=\"patch-verdict\" style=\"margin:1em\">\n"
+			 "<h2>Verdict of the patch</h2>\n<pre>");
+		rbuf_html(b, info->verdict);
+		rbuf_add(b, "</pre>\n</section>\n");
+	}
+	rbuf_add(b, "<mutation-test-report-app title-postfix=\"");
 	rbuf_html(b, title);
 	rbuf_add(b, "\"></mutation-test-report-app>\n"
 		 "<noscript>This page shows mutation-report.json with a web component and "

@@ -237,6 +237,23 @@ static json_t *config_json(const struct mutation_report_info *info, size_t n)
 	}
 	if (info->wall_s > 0)
 		json_object_set_new(c, "wallSeconds", report_jnum(info->wall_s));
+	if (info->verdict) {
+		/* The patch's verdict as mutation.md ends with it, a line a string
+		 * (blank lines left out): readers of the JSON alone see it too. */
+		json_t *lines = json_array();
+		for (const char *l = info->verdict; *l;) {
+			size_t len = strcspn(l, "\n");
+			if (len) {
+				char *one = xrealloc(NULL, len + 1);
+				memcpy(one, l, len);
+				one[len] = '\0';
+				json_array_append_new(lines, report_jstr(one));
+				free(one);
+			}
+			l += len + (l[len] == '\n');
+		}
+		json_object_set_new(c, "patchVerdict", lines);
+	}
 	return c;
 }
 

@@ -312,5 +312,7 @@ void mutation_report_md(const struct mutant *m, size_t n,
 		    "alone (warning).", v, n, MS_KILLED_TIMEOUT, MS_KILLED_WARNING);
 	reason_list(b, "Errors", "Could not be evaluated; outside the score.", v, n, MS_ERROR,
 		    MS_ERROR);
+	if (info->verdict)
+		rbuf_addf(b, "\n%s", info->verdict);
 	free(v);
 }

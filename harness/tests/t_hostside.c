@@ -70,6 +70,12 @@ fake_qmp(const char *path, int logfd)
 		dprintf(logfd, "%s%s%s\n", cmd, id[0] ? " " : "", id);
 		/* An event first: the runner must skip it. */
 		dprintf(fd, "{\"event\": \"NOISE\", \"data\": {}}\r\n");
+		/* device_del: DEVICE_DELETED before the return (usbser) or
+		 * after it (hvcport), as QEMU sends it either way. */
+		bool del = !strcmp(cmd, "device_del");
+		if (del && !strcmp(id, "usbser"))
+			dprintf(fd, "{\"event\": \"DEVICE_DELETED\", \"data\": "
+				"{\"device\": \"usbser\"}}\r\n");
 		if (!strcmp(cmd, "chardev-send-break") && !strcmp(id, "refuse"))
 			dprintf(fd, "{\"error\": {\"class\": \"DeviceNotFound\", "
 				"\"desc\": \"Chardev 'refuse' not found\"}}\r\n");
@@ -78,6 +84,9 @@ fake_qmp(const char *path, int logfd)
 				++status_asked > 2 ? "suspended" : "running");
 		else
 			dprintf(fd, "{\"return\": {}}\r\n");
+		if (del && !strcmp(id, "hvcport"))
+			dprintf(fd, "{\"event\": \"DEVICE_DELETED\", \"data\": "
+				"{\"device\": \"hvcport\"}}\r\n");
 	}
 	_exit(0);
 }
@@ -300,6 +309,38 @@ ATF_TC_BODY(key_sends_qcodes, tc)
 	rig_down(&r);
 }
 
+ATF_TC(unplug_and_plug);
+ATF_TC_HEAD(unplug_and_plug, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "with devices, hello offers unplug and "
+			  "plug; unplug DEV is device_del of its id, answered "
+			  "once DEVICE_DELETED names it (before or after the "
+			  "command's return); plug DEV is device_add of the "
+			  "same id; an unknown device is refused without a "
+			  "monitor command");
+}
+ATF_TC_BODY(unplug_and_plug, tc)
+{
+	(void)tc;
+	static const struct hostside_dev devs[] = {
+		{"hvc", "hvcport", "virtconsole", "hv", "vser.0", false},
+		{"usb", "usbser", "usb-serial", "us", "xhci.0", true}};
+	struct rig r;
+	rig_up(&r);
+	hostside_devices(&r.hs, devs, 2);
+	ATF_CHECK_STREQ(ask(&r, "5.1", "hello"),
+			"ok ttypot-qemu actions=hello,break,wake,key,unplug,plug");
+	ATF_CHECK_STREQ(ask(&r, "5.2", "unplug usb"), "ok usb");
+	ATF_CHECK_STREQ(ask(&r, "5.3", "unplug hvc"), "ok hvc");
+	ATF_CHECK_STREQ(ask(&r, "5.4", "plug usb"), "ok usb");
+	ATF_CHECK_STREQ(ask(&r, "5.5", "unplug disk"),
+			"fail no-such-device disk");
+	ATF_CHECK_STREQ(qmp_log(&r), "qmp_capabilities\n"
+			"device_del usbser\ndevice_del hvcport\n"
+			"device_add usbser\n");
+	rig_down(&r);
+}
+
 ATF_TC(deep_directory);
 ATF_TC_HEAD(deep_directory, tc)
 {
@@ -338,6 +379,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, break_refused_by_qemu);
 	ATF_TP_ADD_TC(tp, wake_when_suspended);
 	ATF_TP_ADD_TC(tp, key_sends_qcodes);
+	ATF_TP_ADD_TC(tp, unplug_and_plug);
 	ATF_TP_ADD_TC(tp, deep_directory);
 	return atf_no_error();
 }

@@ -716,7 +716,7 @@ ATF_TC_HEAD(diff_command, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "ttypot mutants --generate --diff --list prints the "
 			  "patch's mutants; a change with nothing to mutate exits 0 with its "
-			  "verdict; an unknown revision, a directory that is no git tree and a "
+			  "verdict, on stdout and in mutation.md and mutation-report.json; an unknown revision, a directory that is no git tree and a "
 			  "working file that is not B's exit 2 naming them");
 	atf_tc_set_md_var(tc, "require.progs", "spatch git");
 	atf_tc_set_md_var(tc, "timeout", "300");
@@ -736,6 +736,16 @@ ATF_TC_BODY(diff_command, tc)
 	ATF_CHECK_EQ_MSG(rc, 0, "nothing to mutate: exit %d: %s", rc, out);
 	ATF_CHECK_MSG(strstr(out, "Score of the patch: none (nothing to mutate)"), "%s", out);
 	free(out);
+	/* The verdict is in the reports too, not only on stdout. */
+	char *md = ku_read_file("none/mutation.md", NULL);
+	ATF_CHECK_MSG(md && strstr(md, "Score of the patch: none (nothing to mutate)"),
+		      "mutation.md has no verdict");
+	free(md);
+	char *js = ku_read_file("none/mutation-report.json", NULL);
+	ATF_CHECK_MSG(js && strstr(js, "\"patchVerdict\"") &&
+		      strstr(js, "Score of the patch: none (nothing to mutate)"),
+		      "mutation-report.json has no patchVerdict");
+	free(js);
 	rc = ttypot_mutants(tc, "--generate --diff nosuchrev --tree tree --list", &out);
 	ATF_CHECK_EQ(rc, 2);
 	ATF_CHECK_MSG(strstr(out, "git does not know the revision nosuchrev"), "%s", out);

@@ -879,6 +879,77 @@ ATF_TC_BODY(html_renders_in_chromium, tc)
 		fprintf(stderr, "kept %s/out/mutation.html\n", dir);
 }
 
+ATF_TC(patch_verdict_in_every_report);
+ATF_TC_HEAD(patch_verdict_in_every_report, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The verdict of a patch's mutants ends mutation.md, is "
+			  "config.patchVerdict of mutation-report.json (a string a line, blank "
+			  "lines left out; the schema's validator still passes) and heads "
+			  "mutation.html, escaped; a sample's reports have none of it");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(patch_verdict_in_every_report, tc)
+{
+	(void)tc;
+	char schema[4200];
+	npm_file(MUTATION_SCHEMA, schema, sizeof schema);
+	require_validator();
+	char dir[DIRLEN], path[600], out[1024], src[1024], err[2048];
+	struct mutant m[NM];
+	fixture(dir, sizeof dir, m);
+	static const char verdict[] =
+		"Survivors (1):\n\n"
+		"- drivers/tty/tiny_tty.c:7: a < b -> a <= b survived: no case checks tiny_read\n\n"
+		"Score of the patch: 9/10 = 90.0 %\n";
+	struct mutation_report_info pinfo = info;
+	pinfo.verdict = verdict;
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(src, sizeof src, "%s/src", dir);
+	ATF_REQUIRE_MSG(mutation_report_write(out, m, NM, src, &pinfo, err, sizeof err) == 0,
+			"mutation_report_write: %s", err);
+	snprintf(path, sizeof path, "%s/out/mutation.md", dir);
+	char *md = slurp(path);
+	size_t ml = strlen(md), vl = strlen(verdict);
+	ATF_CHECK_MSG(ml > vl && !strcmp(md + ml - vl, verdict), "mutation.md does not end "
+		      "with the verdict");
+	free(md);
+	snprintf(path, sizeof path, "%s/out/mutation-report.json", dir);
+	struct rbuf vout = {0};
+	ATF_CHECK_MSG(validate(schema, path, &vout) == 0, "schema validation: %s",
+		      rbuf_str(&vout));
+	rbuf_free(&vout);
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je);
+	ATF_REQUIRE_MSG(doc, "%s: %s", path, je.text);
+	const json_t *lines = json_object_get(json_object_get(doc, "config"), "patchVerdict");
+	ATF_REQUIRE_MSG(json_is_array(lines), "no config.patchVerdict array");
+	ATF_CHECK_EQ(json_array_size(lines), 3);
+	ATF_CHECK_STREQ(json_string_value(json_array_get(lines, 1)),
+			"- drivers/tty/tiny_tty.c:7: a < b -> a <= b survived: no case checks "
+			"tiny_read");
+	json_decref(doc);
+	snprintf(path, sizeof path, "%s/out/mutation.html", dir);
+	char *html = slurp(path);
+	const char *sec = strstr(html, "<section id=\"patch-verdict\"");
+	const char *app = strstr(html, "<mutation-test-report-app");
+	ATF_CHECK_MSG(sec && app && sec < app, "no verdict section before the component");
+	CHECK_HAS(html, "a &lt; b -&gt; a &lt;= b survived: no case checks tiny_read");
+	free(html);
+	/* A sample (no verdict): none of it. */
+	write_reports(dir, m);
+	snprintf(path, sizeof path, "%s/out/mutation-report.json", dir);
+	doc = json_load_file(path, 0, &je);
+	ATF_REQUIRE_MSG(doc, "%s: %s", path, je.text);
+	ATF_CHECK_MSG(!json_object_get(json_object_get(doc, "config"), "patchVerdict"),
+		      "a sample's JSON has a patchVerdict");
+	json_decref(doc);
+	snprintf(path, sizeof path, "%s/out/mutation.html", dir);
+	html = slurp(path);
+	ATF_CHECK_MSG(!strstr(html, "patch-verdict"), "a sample's page has a verdict section");
+	free(html);
+	remove_tree(dir);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, names);
@@ -887,6 +958,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, md_rerun_survivors);
 	ATF_TP_ADD_TC(tp, md_kill_not_repeated);
 	ATF_TP_ADD_TC(tp, json_schema_valid);
+	ATF_TP_ADD_TC(tp, patch_verdict_in_every_report);
 	ATF_TP_ADD_TC(tp, bad_input_named);
 	ATF_TP_ADD_TC(tp, empty_run);
 	ATF_TP_ADD_TC(tp, missing_bundle_says_how);
