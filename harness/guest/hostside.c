@@ -391,6 +391,34 @@ wake_if_suspended(struct hostside *h)
 	json_decref(st);
 }
 
+/* key KEYS: QEMU's send-key, on the pc machine's PS/2 keyboard (the VT
+ * keyboard of an x86 guest).  KEYS are QEMU key names (qcodes) joined by
+ * '-', pressed in that order and released together: "a", "shift-a",
+ * "ctrl-c".  The answer comes once QEMU took them, not once the guest
+ * read them: the case waits for its input with a deadline. */
+static void
+act_key(struct hostside *h, char *args, char *ans, size_t len)
+{
+	char err[300], *save = NULL;
+	char *keys = strtok_r(args, " ", &save);
+	if (!keys || strspn(keys, "abcdefghijklmnopqrstuvwxyz0123456789_-") !=
+	    strlen(keys) || strlen(keys) > 100) {
+		snprintf(ans, len, "fail bad-keys %.60s", keys ? keys : "-");
+		return;
+	}
+	char shown[128];
+	snprintf(shown, sizeof shown, "%s", keys);
+	json_t *list = json_array();
+	for (char *k = strtok_r(keys, "-", &save); k; k = strtok_r(NULL, "-", &save))
+		json_array_append_new(list, json_pack("{s:s,s:s}", "type",
+						      "qcode", "data", k));
+	if (qmp_ok(h, "send-key", json_pack("{s:o}", "keys", list), err,
+		   sizeof err))
+		snprintf(ans, len, "ok %s", shown);
+	else
+		snprintf(ans, len, "fail %.150s", err);
+}
+
 /* One request line: "ttypot-req ID ACTION [ARGS]".  Others are ignored
  * (the guest's tty may echo before a case makes it raw). */
 static void
@@ -414,7 +442,7 @@ request(struct hostside *h, char *line)
 	h->requests++;
 	if (!strcmp(action, "hello"))
 		snprintf(ans, sizeof ans, "ok ttypot-qemu actions=hello,break,"
-			 "wake%s", h->n_devs ? ",unplug,plug" : "");
+			 "wake,key%s", h->n_devs ? ",unplug,plug" : "");
 	else if (h->qmp < 0)
 		snprintf(ans, sizeof ans, "fail QEMU's monitor is not "
 			 "connected");
@@ -422,6 +450,8 @@ request(struct hostside *h, char *line)
 		act_break(h, args, ans, sizeof ans);
 	else if (!strcmp(action, "wake"))
 		act_wake(h, args, ans, sizeof ans);
+	else if (!strcmp(action, "key"))
+		act_key(h, args, ans, sizeof ans);
 	else if (!strcmp(action, "unplug") && h->n_devs)
 		act_unplug(h, args, ans, sizeof ans);
 	else if (!strcmp(action, "plug") && h->n_devs)

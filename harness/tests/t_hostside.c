@@ -59,6 +59,14 @@ fake_qmp(const char *path, int logfd)
 		p = strstr(line, "\"id\":\"");
 		if (p)
 			sscanf(p + 6, "%63[^\"]", id);
+		/* send-key: its key names, joined by '-', as the id. */
+		for (char *d = strstr(line, "\"data\":\""); d && !strcmp(cmd, "send-key");
+		     d = strstr(d + 8, "\"data\":\"")) {
+			char k[32] = "";
+			sscanf(d + 8, "%31[^\"]", k);
+			size_t l = strlen(id);
+			snprintf(id + l, sizeof id - l, "%s%s", l ? "-" : "", k);
+		}
 		dprintf(logfd, "%s%s%s\n", cmd, id[0] ? " " : "", id);
 		/* An event first: the runner must skip it. */
 		dprintf(fd, "{\"event\": \"NOISE\", \"data\": {}}\r\n");
@@ -186,11 +194,11 @@ ATF_TC_BODY(hello_unknown_and_noise, tc)
 	struct rig r;
 	rig_up(&r);
 	ATF_CHECK_STREQ(ask(&r, "1.1", "hello"),
-			"ok ttypot-qemu actions=hello,break,wake");
+			"ok ttypot-qemu actions=hello,break,wake,key");
 	ATF_REQUIRE(write(r.guest, "echoed garbage\n", 15) == 15);
 	ATF_CHECK_STREQ(ask(&r, "1.2", "frob 3"), "unknown frob");
 	ATF_CHECK_STREQ(ask(&r, "1.3", "hello"),
-			"ok ttypot-qemu actions=hello,break,wake");
+			"ok ttypot-qemu actions=hello,break,wake,key");
 	ATF_CHECK_EQ(r.hs.requests, 3);
 	ATF_CHECK_EQ(r.hs.answered, 3);
 	rig_down(&r);
@@ -274,6 +282,33 @@ ATF_TC_BODY(wake_when_suspended, tc)
 	rig_down(&r);
 }
 
+ATF_TC(key_sends_qcodes);
+ATF_TC_HEAD(key_sends_qcodes, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "key KEYS sends one send-key with the "
+			  "key names KEYS joins with '-', in order; keys with "
+			  "other characters are refused without a monitor "
+			  "command");
+}
+ATF_TC_BODY(key_sends_qcodes, tc)
+{
+	(void)tc;
+	struct rig r;
+	rig_up(&r);
+	ATF_CHECK_STREQ(ask(&r, "5.1", "key a"), "ok a");
+	ATF_CHECK_STREQ(ask(&r, "5.2", "key shift-a"), "ok shift-a");
+	ATF_CHECK_STREQ(qmp_log(&r), "qmp_capabilities\n"
+			"send-key a\n"
+			"send-key shift-a\n");
+	char before[4096];
+	snprintf(before, sizeof before, "%s", qmp_log(&r));
+	ATF_CHECK_STREQ(ask(&r, "5.3", "key A;b"), "fail bad-keys A;b");
+	ATF_CHECK_STREQ(ask(&r, "5.4", "key"), "fail bad-keys -");
+	ATF_CHECK_STREQ_MSG(qmp_log(&r), before, "refused requests reached "
+			    "the monitor");
+	rig_down(&r);
+}
+
 ATF_TC(unplug_and_plug);
 ATF_TC_HEAD(unplug_and_plug, tc)
 {
@@ -294,7 +329,7 @@ ATF_TC_BODY(unplug_and_plug, tc)
 	rig_up(&r);
 	hostside_devices(&r.hs, devs, 2);
 	ATF_CHECK_STREQ(ask(&r, "5.1", "hello"),
-			"ok ttypot-qemu actions=hello,break,wake,unplug,plug");
+			"ok ttypot-qemu actions=hello,break,wake,key,unplug,plug");
 	ATF_CHECK_STREQ(ask(&r, "5.2", "unplug usb"), "ok usb");
 	ATF_CHECK_STREQ(ask(&r, "5.3", "unplug hvc"), "ok hvc");
 	ATF_CHECK_STREQ(ask(&r, "5.4", "plug usb"), "ok usb");
@@ -343,6 +378,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, break_one_and_burst);
 	ATF_TP_ADD_TC(tp, break_refused_by_qemu);
 	ATF_TP_ADD_TC(tp, wake_when_suspended);
+	ATF_TP_ADD_TC(tp, key_sends_qcodes);
 	ATF_TP_ADD_TC(tp, unplug_and_plug);
 	ATF_TP_ADD_TC(tp, deep_directory);
 	return atf_no_error();

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* t_codes_sgr.c: console_codes(4) SGR (ESC [ ... m) on a colour VT, read
+ * back as the attribute bytes of /dev/vcsaN: background in the high
+ * nibble, foreground in the low one (VGA colour order: ANSI red 1 is 4,
+ * blue 4 is 1), 0x08 intensity, 0x80 blink. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tp_vt.h"
+
+/* Write each sequence followed by one character on row 1 from column 0 and
+ * check the attribute each character was drawn with. */
+struct sgr_step {
+	const char *seq;
+	unsigned char attr;
+	const char *what;
+};
+
+static void
+expect_attrs(struct tp_vt *vt, const struct sgr_step *st, int n)
+{
+	struct tp_screen s;
+	char text[64];
+	for (int i = 0; i < n; i++) {
+		char one[48];
+		snprintf(one, sizeof one, "%s%c", st[i].seq, 'a' + i);
+		tp_vt_write(vt, one, st[i].what);
+		text[i] = (char)('a' + i);
+	}
+	text[n] = '\0';
+	tp_vt_wait_text(vt, 0, 0, text, &s, "every marked character drawn");
+	for (int i = 0; i < n; i++)
+		if (s.attr[0][i] != st[i].attr)
+			atf_tc_fail("%s: attribute 0x%02x, want 0x%02x", st[i].what,
+				    s.attr[0][i], st[i].attr);
+}
+
+TP_CASE_ROOT(sgr_reverse_swaps_colours, TP_LINUX,
+	"SGR 7 (reverse) draws with foreground and background swapped and SGR "
+	"27 ends it; reverse applies to the current colours")
+{
+	struct tp_vt vt;
+	static const struct sgr_step st[] = {
+		{"", 0x07, "default attribute"},
+		{"\033[7m", 0x70, "SGR 7: grey on black reversed"},
+		{"\033[27m", 0x07, "SGR 27: reverse off"},
+		{"\033[31;7m", 0x40, "SGR 31;7: red reversed is black on red"},
+		{"\033[0m", 0x07, "SGR 0"},
+	};
+	tp_vt_open(tc, &vt);
+	expect_attrs(&vt, st, 5);
+}
+
+TP_CASE_ROOT(sgr_colours_set_fg_and_bg, TP_LINUX,
+	"SGR 30-37 set the foreground and 40-47 the background (in VGA order "
+	"in the attribute byte), 39 and 49 restore the defaults, 90-97 are "
+	"the bright foregrounds")
+{
+	struct tp_vt vt;
+	static const struct sgr_step st[] = {
+		{"\033[31;42m", 0x24, "SGR 31;42: red on green"},
+		{"\033[34;43m", 0x61, "SGR 34;43: blue on yellow"},
+		{"\033[39m", 0x67, "SGR 39: default foreground, background kept"},
+		{"\033[49m", 0x07, "SGR 49: default background"},
+		{"\033[37;44m", 0x17, "SGR 37;44: grey on blue"},
+		{"\033[0m\033[91m", 0x0c, "SGR 91: bright red"},
+		{"\033[0m", 0x07, "SGR 0"},
+	};
+	tp_vt_open(tc, &vt);
+	expect_attrs(&vt, st, 7);
+}
+
+TP_CASE_ROOT(sgr_bold_blink_and_resets, TP_LINUX,
+	"SGR 1 (bold) sets the intensity bit and 22 clears it, SGR 5 (blink) "
+	"sets the blink bit and 25 clears it; SGR 0 and an empty SGR reset "
+	"every attribute")
+{
+	struct tp_vt vt;
+	static const struct sgr_step st[] = {
+		{"\033[1m", 0x0f, "SGR 1: bold"},
+		{"\033[5m", 0x8f, "SGR 5 with bold: blink and bold"},
+		{"\033[22m", 0x87, "SGR 22: normal intensity, blink kept"},
+		{"\033[25m", 0x07, "SGR 25: blink off"},
+		{"\033[1;5;7;31;44m", 0xc9, "SGR 1;5;7;31;44: red on blue 0x14 reversed 0x41, blink, bold"},
+		{"\033[m", 0x07, "SGR with no parameter"},
+		{"\033[1;32m\033[0m", 0x07, "SGR 0 after bold green"},
+	};
+	tp_vt_open(tc, &vt);
+	expect_attrs(&vt, st, 7);
+}
+
+TP_CASE_ROOT(erase_after_ris_uses_default_attribute, TP_LINUX,
+	"ESC c (RIS) resets the attributes: text drawn and cells erased after "
+	"it have the default attribute, whatever SGR was in force")
+{
+	struct tp_vt vt;
+	struct tp_screen s;
+
+	tp_vt_open(tc, &vt);
+	tp_vt_write(&vt, "\033[1;5;7;33;41m\033c", "SGR 1;5;7;33;41, RIS");
+	tp_vt_write(&vt, "after\033[2;1H\033[K", "text, CUP 2;1, EL");
+	tp_vt_wait_text(&vt, 0, 0, "after", &s, "text after RIS");
+	for (int x = 0; x < 5; x++)
+		if (s.attr[0][x] != TP_VT_ATTR_DEFAULT)
+			atf_tc_fail("col %d drawn with 0x%02x after RIS", x,
+				    s.attr[0][x]);
+	for (int x = 0; x < s.cols; x++)
+		if (s.attr[1][x] != TP_VT_ATTR_DEFAULT)
+			atf_tc_fail("erased col %d of row 2 has 0x%02x after RIS",
+				    x, s.attr[1][x]);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, sgr_reverse_swaps_colours);
+	ATF_TP_ADD_TC(tp, sgr_colours_set_fg_and_bg);
+	ATF_TP_ADD_TC(tp, sgr_bold_blink_and_resets);
+	ATF_TP_ADD_TC(tp, erase_after_ris_uses_default_attribute);
+	return atf_no_error();
+}
