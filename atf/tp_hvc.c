@@ -57,56 +57,16 @@ tp_usb_find(const atf_tc_t *tc, char *path, size_t len)
 
 /* ---------------------------------------------------------------- hvc state */
 
-#define MAX_HVC 4
-static struct {
-	int fd;
-	struct termios tio;
-} saved[MAX_HVC];
-static int nsaved;
-
-static void
-restore_hvcs(void)
-{
-	if (getpid() != tp_case_pid)
-		return;
-	for (int i = nsaved - 1; i >= 0; i--) {
-		tcflush(saved[i].fd, TCIOFLUSH);
-		tcsetattr(saved[i].fd, TCSANOW, &saved[i].tio);
-	}
-	nsaved = 0;
-}
-
 int
 tp_hvc_open(const char *path, int extra)
 {
-	int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | extra);
-	if (fd < 0)
-		atf_tc_fail("open %s: %s", path, strerror(errno));
-	if (nsaved == MAX_HVC)
-		atf_tc_fail("more than %d hvc descriptors in one case", MAX_HVC);
-	static bool registered;
-	if (!registered)
-		atexit(restore_hvcs);
-	registered = true;
-	saved[nsaved].fd = fd;
-	if (tcgetattr(fd, &saved[nsaved].tio) != 0)
-		atf_tc_fail("tcgetattr %s: %s", path, strerror(errno));
-	nsaved++;
-	tp_uart_known_state(fd, path, &saved[nsaved - 1].tio, extra);
-	return fd;
+	return tp_tty_open_restored(path, extra);
 }
 
 void
 tp_hvc_close(int fd)
 {
-	for (int i = 0; i < nsaved; i++)
-		if (saved[i].fd == fd) {
-			tcflush(fd, TCIOFLUSH);
-			tcsetattr(fd, TCSANOW, &saved[i].tio);
-			saved[i] = saved[--nsaved];
-			break;
-		}
-	close(fd);
+	tp_uart_close(fd);
 }
 
 int

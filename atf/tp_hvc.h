@@ -34,12 +34,12 @@ void tp_usb_find(const atf_tc_t *tc, char *path, size_t len);
 /* Open an hvc O_RDWR|O_NOCTTY (plus extra), save its termios for
  * restoration at case end and put it in tp_uart_known_state (an hvc keeps
  * its own speed and framing: raw, VMIN 1, flushed); blocking unless extra
- * has O_NONBLOCK.  (tp_uart_open does this for a UART, but an hvc has no
- * modem lines for it to save.) */
+ * has O_NONBLOCK: tp_tty_open_restored (tp_serial.h), as tp_uart_open
+ * for a UART, without the modem lines an hvc does not have. */
 int tp_hvc_open(const char *path, int extra);
 
 /* Restore what tp_hvc_open saved for fd (where the port still answers)
- * and close it. */
+ * and close it: tp_uart_close. */
 void tp_hvc_close(int fd);
 
 /* Both ends of the link, raw and drained of bytes an earlier case left:

@@ -228,6 +228,7 @@ tp_serial_find(const atf_tc_t *tc, struct tp_serial_pair *p)
 static struct saved_uart {
 	int fd;             /* -1: free slot; CLOSED_AS_IS: reopen to restore */
 	bool managed;       /* state saved by tp_uart_open */
+	bool termios_only;  /* tp_tty_open_restored: no modem lines to restore */
 	char path[64];
 	struct termios tio;
 	int mctrl;
@@ -246,7 +247,10 @@ restore_one(struct saved_uart *s)
 		s->fd = open(s->path, O_RDWR | O_NOCTTY | O_NONBLOCK);
 	if (s->fd < 0)
 		return;
-	if (s->managed) {
+	if (s->managed && s->termios_only) {
+		tcflush(s->fd, TCIOFLUSH);
+		tcsetattr(s->fd, TCSANOW, &s->tio);
+	} else if (s->managed) {
 		int loop = TIOCM_LOOP;
 		ioctl(s->fd, TIOCMBIC, &loop);
 		int set = s->mctrl & MCTRL_OUTPUTS & ~TIOCM_LOOP;
@@ -318,6 +322,21 @@ tp_uart_open(const char *path, int extra)
 	s->managed = true;
 	/* A case that died in loop mode must not leave the next one there. */
 	tp_uart_mbic(fd, TIOCM_LOOP);
+	tp_uart_known_state(fd, path, &s->tio, extra);
+	return fd;
+}
+
+int
+tp_tty_open_restored(const char *path, int extra)
+{
+	int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | extra);
+	if (fd < 0)
+		atf_tc_fail("open %s: %s", path, strerror(errno));
+	struct saved_uart *s = track(fd);
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	if (tcgetattr(fd, &s->tio) != 0)
+		atf_tc_fail("tcgetattr %s: %s", path, strerror(errno));
+	s->managed = s->termios_only = true;
 	tp_uart_known_state(fd, path, &s->tio, extra);
 	return fd;
 }

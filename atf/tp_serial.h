@@ -95,6 +95,9 @@ bool tp_serial_pci_of(const char *ttyname, char *pci, size_t len);
  * descriptor stays non-blocking when extra has O_NONBLOCK, else it is made
  * blocking.  Fails the case on error. */
 int tp_uart_open(const char *path, int extra);
+/* As tp_uart_open for a tty without modem lines (an hvc): only its termios
+ * is saved, and restored by tp_uart_close or at the case's end. */
+int tp_tty_open_restored(const char *path, int extra);
 /* The known state, from the termios from: raw, CS8, CREAD, CLOCAL, no
  * flow control, VMIN 1, TP_SERIAL_SPEED; both queues flushed; blocking
  * unless extra has O_NONBLOCK.  Fails the case naming path. */
