@@ -492,13 +492,22 @@ read_requests(struct hostside *h)
 	}
 }
 
+/* One QEMU, one connection: once it is made, the listening socket and
+ * its path go at once, and the directory made for them with the second,
+ * so that a run killed later (a deadline's SIGKILL) leaves nothing in /tmp. */
 static int
-accept_one(int *listen_fd)
+accept_one(struct hostside *h, int *listen_fd, char *path)
 {
 	int fd = accept4(*listen_fd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd >= 0) {
-		close(*listen_fd); /* one QEMU, one connection */
-		*listen_fd = -1;
+	if (fd < 0)
+		return fd;
+	close(*listen_fd);
+	*listen_fd = -1;
+	unlink(path);
+	path[0] = '\0';
+	if (h->own_dir[0] && !h->ctl_path[0] && !h->qmp_path[0]) {
+		rmdir(h->own_dir);
+		h->own_dir[0] = '\0';
 	}
 	return fd;
 }
@@ -518,12 +527,12 @@ hostside_service(struct hostside *h, int timeout_ms)
 		timeout_ms = (int)(WAKE_POLL_S * 1000);
 	if (poll(p, (nfds_t)n, timeout_ms) > 0) {
 		if (i_qmp_l >= 0 && (p[i_qmp_l].revents & POLLIN)) {
-			h->qmp = accept_one(&h->qmp_listen);
+			h->qmp = accept_one(h, &h->qmp_listen, h->qmp_path);
 			if (h->qmp >= 0)
 				qmp_start(h);
 		}
 		if (i_ctl_l >= 0 && (p[i_ctl_l].revents & POLLIN)) {
-			h->ctl = accept_one(&h->ctl_listen);
+			h->ctl = accept_one(h, &h->ctl_listen, h->ctl_path);
 			if (h->ctl >= 0)
 				fcntl(h->ctl, F_SETFL,
 				      fcntl(h->ctl, F_GETFL) | O_NONBLOCK);

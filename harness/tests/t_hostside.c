@@ -7,6 +7,8 @@
 #include <atf-c.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 
 struct rig {
 	char dir[64];
+	char socks[PATH_MAX]; /* the directory the sockets were made in */
 	struct hostside hs;
 	int guest;      /* the channel, from the guest's end */
 	pid_t qemu;     /* the stand-in monitor */
@@ -91,8 +94,10 @@ fake_qmp(const char *path, int logfd)
 	_exit(0);
 }
 
+/* deep: a run directory too long for a socket path (ttypot mutants makes
+ * them), so that the host side makes a directory of its own. */
 static void
-rig_up(struct rig *r)
+rig_up_in(struct rig *r, bool deep)
 {
 	static const struct hostside_uart uarts[] = {
 		{"0000:00:10.0", "la"}, {"0000:00:11.0", "lb"},
@@ -100,8 +105,16 @@ rig_up(struct rig *r)
 	char err[256];
 	snprintf(r->dir, sizeof r->dir, "/tmp/t_hostside.XXXXXX");
 	ATF_REQUIRE(mkdtemp(r->dir) != NULL);
-	ATF_REQUIRE_MSG(hostside_listen(&r->hs, r->dir, uarts, 3, "test", err,
+	char run[PATH_MAX];
+	snprintf(run, sizeof run, "%s%s%0120d", r->dir, deep ? "/" : "", 0);
+	if (deep)
+		ATF_REQUIRE(ku_mkdir_p(run, 0755) == 0);
+	else
+		snprintf(run, sizeof run, "%s", r->dir);
+	ATF_REQUIRE_MSG(hostside_listen(&r->hs, run, uarts, 3, "test", err,
 					sizeof err) == 0, "%s", err);
+	snprintf(r->socks, sizeof r->socks, "%s", r->hs.ctl_path);
+	*strrchr(r->socks, '/') = '\0';
 	int pipefd[2];
 	ATF_REQUIRE(pipe2(pipefd, O_CLOEXEC) == 0);
 	r->qemu = fork();
@@ -122,6 +135,12 @@ rig_up(struct rig *r)
 	ATF_REQUIRE_MSG(r->hs.ctl >= 0 && r->hs.qmp >= 0, "the stand-in QEMU "
 			"did not connect (channel %d, monitor %d)", r->hs.ctl,
 			r->hs.qmp);
+}
+
+static void
+rig_up(struct rig *r)
+{
+	rig_up_in(r, false);
 }
 
 static void
@@ -372,8 +391,39 @@ ATF_TC_BODY(deep_directory, tc)
 	ku_rm_rf(base);
 }
 
+ATF_TC(sockets_gone_once_connected);
+ATF_TC_HEAD(sockets_gone_once_connected, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "once QEMU has connected to the channel "
+			  "and the monitor, their socket paths and the directory "
+			  "made for them are gone while the channel still answers: "
+			  "a run killed later (a deadline's SIGKILL, no close) "
+			  "leaves nothing in /tmp");
+}
+ATF_TC_BODY(sockets_gone_once_connected, tc)
+{
+	(void)tc;
+	for (int deep = 0; deep <= 1; deep++) {
+		struct rig r;
+		rig_up_in(&r, deep);
+		char p[PATH_MAX + 16];
+		const char *names[] = {"ctl.sock", "qmp.sock"};
+		for (size_t i = 0; i < 2; i++) {
+			snprintf(p, sizeof p, "%s/%s", r.socks, names[i]);
+			ATF_CHECK_MSG(access(p, F_OK) != 0, "%s still exists", p);
+		}
+		if (deep)
+			ATF_CHECK_MSG(access(r.socks, F_OK) != 0, "%s still exists",
+				      r.socks);
+		ATF_CHECK_STREQ(ask(&r, "1.1", "hello"),
+				"ok ttypot-qemu actions=hello,break,wake,key");
+		rig_down(&r);
+	}
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, sockets_gone_once_connected);
 	ATF_TP_ADD_TC(tp, hello_unknown_and_noise);
 	ATF_TP_ADD_TC(tp, break_one_and_burst);
 	ATF_TP_ADD_TC(tp, break_refused_by_qemu);
