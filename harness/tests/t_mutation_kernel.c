@@ -10,7 +10,6 @@
  * source: a change of n_tty_read's EAGAIN line alone is all killed (exit
  * 0); with a change of a packet-mode line too, its mutants survive
  * noncanon/t_nonblock and are named (exit 1); no mutant off those lines.
- * The tree's build in the cache goes with the test (its cleanup).
  */
 #include <atf-c.h>
 
@@ -47,24 +46,6 @@ static void drop_run_tree(const char *cache, const char *outdir)
 	snprintf(dir, sizeof dir, "%s/mutation/run-%.12s", cache, hex);
 	if (ku_is_dir(dir))
 		ku_rm_rf(dir);
-}
-
-/* The build directory ttypot keeps for tree:DIR (build/tree-HASH of its
- * real path, resolve_tree.c): this test's tree goes with its directory, so
- * its build goes too (200 MB a run left in the user's cache otherwise). */
-static void drop_tree_build(const char *cache, const char *tree)
-{
-	char real[PATH_MAX], hex[65], dir[PATH_MAX + 64], lock[PATH_MAX + 72];
-	if (!realpath(tree, real))
-		return;
-	ku_sha256_hex(real, strlen(real), hex);
-	snprintf(dir, sizeof dir, "%s/build/tree-%.16s", cache, hex);
-	snprintf(lock, sizeof lock, "%s.lock", dir);
-	if (ku_is_dir(dir))
-		ku_rm_rf(dir);
-	unlink(lock);
-	if (ku_is_dir(dir))
-		fprintf(stderr, "t_mutation_kernel: cannot remove %s\n", dir);
 }
 
 /* The status cell of case id in matrix.csv text ("id,area,status ..."),
@@ -224,7 +205,7 @@ static void keys_on_changed_lines(const char *state)
 	free(st);
 }
 
-ATF_TC_WITH_CLEANUP(patch_diff_kill_and_survivor);
+ATF_TC(patch_diff_kill_and_survivor);
 ATF_TC_HEAD(patch_diff_kill_and_survivor, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "mutants --generate --diff on a git tree of "
@@ -291,13 +272,6 @@ ATF_TC_BODY(patch_diff_kill_and_survivor, tc)
 	free(log);
 	snprintf(state, sizeof state, "%s/mutation-state.json", out2);
 	keys_on_changed_lines(state);
-}
-ATF_TC_CLEANUP(patch_diff_kill_and_survivor, tc)
-{
-	(void)tc;
-	char cache[PATH_MAX + 32];
-	e2e_user_env("TTYPOT_CACHE", ".cache/ttypot", cache, sizeof cache);
-	drop_tree_build(cache + strlen("TTYPOT_CACHE="), "linux-source-6.12");
 }
 
 ATF_TP_ADD_TCS(tp)
