@@ -5,6 +5,7 @@
 #include "cover.h"
 #include "generate.h"
 #include "kutil.h"
+#include "mseed.h"
 #include "mstate.h"
 #include "mtree.h"
 #include "mutants_verdict.h"
@@ -592,35 +593,46 @@ static void tree_build_dir(const char *cache, const char *tree, char *out, size_
 	snprintf(out, outlen, "%s/build/tree-%.16s", cache, hex);
 }
 
-/* The first schemata build starts from a copy of the src: build of the same
- * source and config: the tree is hard-linked (same mtimes), the relative
- * paths in the build's records are the same, so make recompiles only the
- * files ttypot rewrote. */
-static void seed_build(const char *cache, const char *bdir)
+/* The first schemata build starts from the objects of the src: build of
+ * the same source and config (kbuild_seed), so make remakes only the
+ * files ttypot rewrote: the mutated ones and the definer.  A --diff tree
+ * qualifies when only C files differ from the source (mseed.h); those get
+ * fresh copies in the schemata tree so that make remakes them too.  Any
+ * other tree, or a src: build of another config, builds through ccache. */
+static void seed_build(const char *cache, const char *user_tree, const char *tree,
+		       const char *bdir)
 {
-	char from[PATH_MAX], tmp[PATH_MAX + 8];
+	char from[PATH_MAX], pristine[PATH_MAX], mark[PATH_MAX + 32], why[600] = "";
 	snprintf(from, sizeof from, "%s/build/src-%s", cache, GEN_SOURCE);
-	snprintf(tmp, sizeof tmp, "%s.seed", bdir);
-	char vml[PATH_MAX + 16];
-	snprintf(vml, sizeof vml, "%s/vmlinux", from);
-	if (ku_is_dir(bdir) || !ku_is_file(vml))
+	snprintf(pristine, sizeof pristine, "%s/src/%s", cache, GEN_SOURCE);
+	snprintf(mark, sizeof mark, "%s/.ttypot-unpacked", pristine);
+	if (ku_is_dir(bdir))
 		return;
-	ku_progress("mutants: seeding %s with the objects of %s", bdir, from);
-	ku_rm_rf(tmp);
-	char parent[PATH_MAX], err[600];
-	snprintf(parent, sizeof parent, "%s", bdir);
-	*strrchr(parent, '/') = '\0';
-	ku_mkdir_p(parent, 0755);
-	const char *argv[] = { "cp", "-a", from, tmp, NULL };
-	struct proc_opts o = { .deadline_ms = 20 * 60 * 1000 };
-	if (proc_check(argv, &o, err, sizeof err) < 0 || rename(tmp, bdir) < 0) {
-		ku_progress("mutants: seeding failed (%s): a full build follows", err);
-		ku_rm_rf(tmp);
+	char *ident = ku_read_file(mark, NULL);
+	if (!ident) {
+		ku_progress("mutants: no seed for %s: src:%s is not unpacked", bdir, GEN_SOURCE);
 		return;
 	}
-	char stamp[PATH_MAX + 32];
-	snprintf(stamp, sizeof stamp, "%s/ttypot.stamp", bdir);
-	unlink(stamp); /* the src: build's identity is not the tree's */
+	ident[strcspn(ident, "\n")] = '\0';
+	int ok = 1;
+	if (user_tree) {
+		struct rbuf differ = {0};
+		double t0 = proc_now();
+		ok = mseed_check(pristine, user_tree, &differ, why, sizeof why);
+		if (ok == 1 && mseed_refresh(tree, rbuf_str(&differ), why, sizeof why) < 0)
+			ok = -1;
+		if (ok == 1)
+			ku_progress("mutants: %s differs from src:%s in C files only (%.0f s): %s",
+				    user_tree, GEN_SOURCE, proc_now() - t0, rbuf_str(&differ));
+		rbuf_free(&differ);
+	}
+	if (ok == 1)
+		ok = kbuild_seed(from, ident, bdir, why, sizeof why);
+	free(ident);
+	if (ok == 1)
+		ku_progress("mutants: seeded %s with the objects of %s", bdir, from);
+	else
+		ku_progress("mutants: no seed from %s (%s): a full build follows", from, why);
 }
 
 /* Drop from the schemata the mutants on lines the compiler rejected (a
@@ -1373,8 +1385,7 @@ int cmd_mutants_generate(int argc, char **argv)
 	}
 	kr_ccache_basedir(tree, e.cache);
 	tree_build_dir(mroot, tree, bdir, sizeof bdir);
-	if (!have_chg)
-		seed_build(e.cache, bdir); /* a user's tree is no copy of the src: build */
+	seed_build(e.cache, have_chg ? g.src : NULL, tree, bdir);
 	struct kernel_info ki;
 	double build_s = 0;
 	if (build_schemata(&me, &g, in, tree, &ki, &build_s, err, sizeof err) < 0) {

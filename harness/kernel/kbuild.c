@@ -7,6 +7,8 @@
 #include "proc.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <stdbool.h>
 #include <libgen.h>
 #include <limits.h>
@@ -125,6 +127,65 @@ log_tail(const char *path, char *out, size_t outlen, int lines)
 	free(s);
 }
 
+#define SEEDED_MARK "ttypot-seeded"
+
+int
+kbuild_seed(const char *from, const char *ident, const char *builddir, char *why,
+	    size_t whylen)
+{
+	char frag[PATH_MAX], fraghex[65], stamp[PATH_MAX + 32], vml[PATH_MAX + 32];
+	why[0] = '\0';
+	if (ku_is_dir(builddir))
+		return 0;
+	ku_fmt(stamp, sizeof stamp, "%s/ttypot.stamp", from);
+	ku_fmt(vml, sizeof vml, "%s/vmlinux", from);
+	char *st = ku_read_file(stamp, NULL);
+	if (!st || !ku_is_file(vml)) {
+		snprintf(why, whylen, "%s holds no finished build", from);
+		free(st);
+		return 0;
+	}
+	if (kfragment_path(frag, sizeof frag) < 0 || ku_sha256_file(frag, fraghex) < 0) {
+		snprintf(why, whylen, "no config fragment");
+		free(st);
+		return 0;
+	}
+	/* The same source (a newer unpack may carry older mtimes than these
+	 * objects) and the same config (the command-line flags a config
+	 * implies are not compared under KBUILD_NOCMDDEP). */
+	char want[PATH_MAX + 200];
+	ku_fmt(want, sizeof want, "source=%s\nfragment=%s\n", ident, fraghex);
+	bool same = !strcmp(st, want);
+	free(st);
+	if (!same) {
+		snprintf(why, whylen, "%s was built from another source or config fragment",
+			 from);
+		return 0;
+	}
+	char tmp[PATH_MAX + 8], parent[PATH_MAX];
+	ku_fmt(tmp, sizeof tmp, "%s.seed", builddir);
+	snprintf(parent, sizeof parent, "%s", builddir);
+	char *slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	ku_mkdir_p(parent, 0755);
+	ku_rm_rf(tmp);
+	const char *argv[] = {"cp", "-a", from, tmp, NULL};
+	struct proc_opts o = {.deadline_ms = 20 * 60 * 1000};
+	char e[300] = "";
+	if (proc_check(argv, &o, e, sizeof e) < 0 || rename(tmp, builddir) < 0) {
+		snprintf(why, whylen, "copying %s: %s", from, e[0] ? e : strerror(errno));
+		ku_rm_rf(tmp);
+		return -1;
+	}
+	char p[PATH_MAX + 32];
+	ku_fmt(p, sizeof p, "%s/ttypot.stamp", builddir);
+	unlink(p); /* from's identity is not this tree's */
+	ku_fmt(p, sizeof p, "%s/%s", builddir, SEEDED_MARK);
+	ku_write_file(p, from, strlen(from));
+	return 1;
+}
+
 /* One make step; output to the build log.  0 or -1 with err. */
 static int
 make_step(const char *what, const char *srcdir, const char *builddir,
@@ -135,9 +196,13 @@ make_step(const char *what, const char *srcdir, const char *builddir,
 	ku_fmt(odir, sizeof odir, "O=%s", builddir);
 	bool have_ccache = access("/usr/bin/ccache", X_OK) == 0;
 	snprintf(cc, sizeof cc, "CC=%s", have_ccache ? "ccache gcc" : "gcc");
+	char mark[PATH_MAX + 32];
+	ku_fmt(mark, sizeof mark, "%s/%s", builddir, SEEDED_MARK);
 	const char *argv[] = {"make", "-C", srcdir, odir, "ARCH=x86_64", cc,
 			      jobs ? jobs : target, jobs ? target : NULL,
-			      NULL};
+			      NULL, NULL};
+	if (ku_is_file(mark)) /* kbuild_seed */
+		argv[jobs ? 8 : 7] = "KBUILD_NOCMDDEP=1";
 	char e[256];
 	struct proc_opts o = {.stdout_path = logpath, .stdout_append = true,
 			      .stderr_path = logpath, .nice = 10};
@@ -172,6 +237,51 @@ make_step(const char *what, const char *srcdir, const char *builddir,
 		log_tail(logpath, tail, sizeof tail, 3);
 		snprintf(err, errlen, "%s: build failed (make %s exit %d): "
 			 "%s (log: %.300s)", what, target, st, tail, logpath);
+		return -1;
+	}
+	return 0;
+}
+
+/* The mtime every file of a seeded build's objtool gets (backdate_file). */
+static struct timespec objtool_time;
+
+static int
+backdate_file(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	if (type == FTW_F) {
+		struct timespec ts[2] = {objtool_time, objtool_time};
+		if (utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* In a seeded build every object depends on the objtool binary, and the
+ * tools' own build (no Kbuild: KBUILD_NOCMDDEP is not read there) remakes
+ * objtool because its command lines name the other tree: which would make
+ * every object again.  So objtool is made first, from the same sources (a
+ * seeded tree differs from its source in no tools/ file, mseed.h), and its
+ * whole output directory given the seed's objtool mtime: not newer than
+ * the seeded objects, not older than its own inputs.  0, or -1 with err. */
+static int
+keep_seeded_objtool(const char *what, const char *srcdir, const char *builddir,
+		    const char *logpath, const char *jobs, char *err, size_t errlen)
+{
+	char mark[PATH_MAX + 32], dir[PATH_MAX + 32], tool[PATH_MAX + 32];
+	ku_fmt(mark, sizeof mark, "%s/%s", builddir, SEEDED_MARK);
+	ku_fmt(dir, sizeof dir, "%s/tools/objtool", builddir);
+	ku_fmt(tool, sizeof tool, "%s/objtool", dir);
+	struct stat st;
+	if (!ku_is_file(mark) || stat(tool, &st) < 0)
+		return 0;
+	if (make_step(what, srcdir, builddir, logpath, "tools/objtool", jobs,
+		      BUILD_DEADLINE_S, err, errlen) < 0)
+		return -1;
+	objtool_time = st.st_mtim;
+	if (nftw(dir, backdate_file, 16, FTW_PHYS) < 0) {
+		snprintf(err, errlen, "%s: backdating %s: %s", what, dir, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -385,6 +495,8 @@ kbuild_steps(const char *what, const char *srcdir, const char *builddir,
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 		char jobs[32];
 		snprintf(jobs, sizeof jobs, "-j%ld", ncpu > 0 ? ncpu : 2);
+		if (keep_seeded_objtool(what, srcdir, builddir, logpath, jobs, err, errlen) < 0)
+			return -1;
 		ku_progress("%s: building bzImage (%s)", what, jobs);
 		if (make_step(what, srcdir, builddir, logpath, "bzImage", jobs,
 			      BUILD_DEADLINE_S, err, errlen) < 0)

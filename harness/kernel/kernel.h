@@ -92,4 +92,16 @@ int kconfig_make(const char *what, const char *srcdir, const char *builddir,
  * ttypot executable, else the current directory). */
 int kfragment_path(char *out, size_t outlen);
 
+/* Start builddir (not there yet) as a copy of the finished build `from` of
+ * the source `ident` (from's stamp names it, the same fragment and no
+ * flavour), marked seeded: its builds run make with KBUILD_NOCMDDEP=1, so
+ * an object is remade only when its source or a header it read is newer
+ * (the command lines name the tree by its absolute path, which differs
+ * between the two, and would remake them all).  The caller vouches that
+ * every file of the new tree that differs from from's source is newer than
+ * from's objects and that no header or Makefile differs.  1 seeded, 0 not
+ * (why says why), -1 with why. */
+int kbuild_seed(const char *from, const char *ident, const char *builddir, char *why,
+		size_t whylen);
+
 #endif
