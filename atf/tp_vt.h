@@ -122,6 +122,9 @@ void tp_vt_waitactive_start(struct tp_child *c, int fd, int num);
  * they are put back when the case ends, also when it fails. */
 void tp_vt_save_modes(struct tp_vt *vt);
 
+/* Whether the guest has a keyboard: an input device with the VT's kbd
+ * handler (/proc/bus/input/devices). */
+bool tp_vt_has_keyboard(void);
 /* Keys typed on the machine's keyboard by the host side (atf/tp_host.h,
  * action "key"): skips the case where no host side offers it, or where
  * the guest has no keyboard input device. */
