@@ -188,6 +188,17 @@ tp_vt_in_use(int num)
 	return (getstate().v_state >> num) & 1;
 }
 
+int
+tp_vt_open_restoring(const atf_tc_t *tc, struct tp_vt *vt, void (*restore)(void))
+{
+	tp_vt_open(tc, vt);
+	int fd = fcntl(vt->fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		atf_tc_fail("dup of /dev/tty%d: %s", vt->num, strerror(errno));
+	atexit(restore);
+	return fd;
+}
+
 void
 tp_vt_take(const atf_tc_t *tc, struct tp_vt *vt)
 {

@@ -51,33 +51,8 @@ restore_maps(void)
 static void
 open_vt(const atf_tc_t *tc, struct tp_vt *vt)
 {
-	tp_vt_open(tc, vt);
-	saved.fd = dup(vt->fd);
-	if (saved.fd < 0)
-		atf_tc_fail("dup: %s", strerror(errno));
-	atexit(restore_maps);
+	saved.fd = tp_vt_open_restoring(tc, vt, restore_maps);
 }
-
-static int
-errno_of(int r)
-{
-	return r == 0 ? 0 : errno;
-}
-
-#define EXPECT_ERRNO(call, want, what)                                         \
-	do {                                                                   \
-		int e_ = errno_of(call);                                       \
-		if (e_ != (want))                                              \
-			atf_tc_fail("%s: %s, want %s", (what),                 \
-				    e_ ? strerror(e_) : "success",             \
-				    (want) ? strerror(want) : "success");      \
-	} while (0)
-
-#define CHECK_IOCTL(fd, req, arg, what)                                        \
-	do {                                                                   \
-		if (ioctl((fd), (req), (arg)) != 0)                            \
-			atf_tc_fail("%s: %s", (what), strerror(errno));        \
-	} while (0)
 
 /* ---------------------------------------------------------------- the font */
 
@@ -87,7 +62,7 @@ font_get(int fd, struct console_font_op *op, unsigned char *data)
 {
 	*op = (struct console_font_op){.op = KD_FONT_OP_GET, .width = 32,
 				       .height = 32, .charcount = 512, .data = data};
-	return errno_of(ioctl(fd, KDFONTOP, op));
+	return tp_vt_errno_of(ioctl(fd, KDFONTOP, op));
 }
 
 TP_CASE_ROOT(fontop_refuses_bad_requests, TP_LINUX,
@@ -100,11 +75,11 @@ TP_CASE_ROOT(fontop_refuses_bad_requests, TP_LINUX,
 	static unsigned char data[FONT_MAX_BYTES];
 
 	tp_vt_open(tc, &vt);
-	EXPECT_ERRNO(ioctl(vt.fd, KDFONTOP, &op), EINVAL, "KDFONTOP KD_FONT_OP_COPY");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDFONTOP, &op), EINVAL, "KDFONTOP KD_FONT_OP_COPY");
 	op = (struct console_font_op){.op = 99};
-	EXPECT_ERRNO(ioctl(vt.fd, KDFONTOP, &op), ENOSYS, "KDFONTOP op 99");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDFONTOP, &op), ENOSYS, "KDFONTOP op 99");
 	tp_vt_save_modes(&vt);
-	CHECK_IOCTL(vt.fd, KDSETMODE, KD_GRAPHICS, "KDSETMODE KD_GRAPHICS");
+	TP_VT_IOCTL(vt.fd, KDSETMODE, KD_GRAPHICS, "KDSETMODE KD_GRAPHICS");
 	int e = font_get(vt.fd, &op, data);
 	if (e != EINVAL)
 		atf_tc_fail("KD_FONT_OP_GET in KD_GRAPHICS: %s, want EINVAL",
@@ -136,14 +111,14 @@ TP_CASE_ROOT(font_get_and_set_back, TP_LINUX,
 			    op.charcount);
 	again = (struct console_font_op){.op = KD_FONT_OP_GET, .width = 32,
 					 .height = 32, .charcount = 128, .data = back};
-	EXPECT_ERRNO(ioctl(vt.fd, KDFONTOP, &again), ENOSPC,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDFONTOP, &again), ENOSPC,
 		     "KD_FONT_OP_GET into a buffer of 128 glyphs");
 
 	struct console_font_op set = op;
 	set.op = KD_FONT_OP_SET;
 	set.flags = 0;
 	set.data = font;
-	CHECK_IOCTL(vt.fd, KDFONTOP, &set, "KD_FONT_OP_SET of the same font");
+	TP_VT_IOCTL(vt.fd, KDFONTOP, &set, "KD_FONT_OP_SET of the same font");
 	e = font_get(vt.fd, &again, back);
 	if (e)
 		atf_tc_fail("KD_FONT_OP_GET after the set: %s", strerror(e));
@@ -168,7 +143,7 @@ TP_CASE_ROOT(hifontmask_of_a_256_glyph_font, TP_LINUX,
 	int e = font_get(vt.fd, &op, font);
 	unsigned short want = e == 0 && op.charcount == 512 ? 0x100 : 0;
 	unsigned short mask = 0xffff;
-	CHECK_IOCTL(vt.fd, VT_GETHIFONTMASK, &mask, "VT_GETHIFONTMASK");
+	TP_VT_IOCTL(vt.fd, VT_GETHIFONTMASK, &mask, "VT_GETHIFONTMASK");
 	if (mask != want)
 		atf_tc_fail("VT_GETHIFONTMASK 0x%x, want 0x%x (KD_FONT_OP_GET: %s, "
 			    "%u glyphs)", mask, want, e ? strerror(e) : "ok",
@@ -188,16 +163,16 @@ TP_CASE_ROOT(scrnmap_old_and_unicode_agree, TP_LINUX,
 	static unsigned short umap[E_TABSZ], ugot[E_TABSZ];
 
 	open_vt(tc, &vt);
-	CHECK_IOCTL(vt.fd, GIO_UNISCRNMAP, saved.scrnmap_old, "GIO_UNISCRNMAP");
+	TP_VT_IOCTL(vt.fd, GIO_UNISCRNMAP, saved.scrnmap_old, "GIO_UNISCRNMAP");
 	saved.scrnmap = true;
 	for (int i = 0; i < E_TABSZ; i++)
 		map[i] = (unsigned char)(i ^ 0x20); /* 'a' <-> 'A' ... */
-	CHECK_IOCTL(vt.fd, PIO_SCRNMAP, map, "PIO_SCRNMAP");
-	CHECK_IOCTL(vt.fd, GIO_SCRNMAP, got, "GIO_SCRNMAP");
+	TP_VT_IOCTL(vt.fd, PIO_SCRNMAP, map, "PIO_SCRNMAP");
+	TP_VT_IOCTL(vt.fd, GIO_SCRNMAP, got, "GIO_SCRNMAP");
 	if (memcmp(map, got, sizeof map) != 0)
 		atf_tc_fail("GIO_SCRNMAP differs from PIO_SCRNMAP: byte 'a' maps to "
 			    "0x%02x, want 0x%02x", got['a'], map['a']);
-	CHECK_IOCTL(vt.fd, GIO_UNISCRNMAP, ugot, "GIO_UNISCRNMAP");
+	TP_VT_IOCTL(vt.fd, GIO_UNISCRNMAP, ugot, "GIO_UNISCRNMAP");
 	for (int i = 0; i < E_TABSZ; i++)
 		if (ugot[i] != (0xf000 | map[i]))
 			atf_tc_fail("GIO_UNISCRNMAP[0x%02x] 0x%04x after PIO_SCRNMAP, "
@@ -213,12 +188,12 @@ TP_CASE_ROOT(scrnmap_old_and_unicode_agree, TP_LINUX,
 
 	for (int i = 0; i < E_TABSZ; i++)
 		umap[i] = (unsigned short)(i < 0x80 ? 0xf000 | i : 0x2500 + (i & 0x7f));
-	CHECK_IOCTL(vt.fd, PIO_UNISCRNMAP, umap, "PIO_UNISCRNMAP");
-	CHECK_IOCTL(vt.fd, GIO_UNISCRNMAP, ugot, "GIO_UNISCRNMAP");
+	TP_VT_IOCTL(vt.fd, PIO_UNISCRNMAP, umap, "PIO_UNISCRNMAP");
+	TP_VT_IOCTL(vt.fd, GIO_UNISCRNMAP, ugot, "GIO_UNISCRNMAP");
 	if (memcmp(umap, ugot, sizeof umap) != 0)
 		atf_tc_fail("GIO_UNISCRNMAP differs from PIO_UNISCRNMAP: [0x80] "
 			    "0x%04x, want 0x%04x", ugot[0x80], umap[0x80]);
-	CHECK_IOCTL(vt.fd, GIO_SCRNMAP, got, "GIO_SCRNMAP");
+	TP_VT_IOCTL(vt.fd, GIO_SCRNMAP, got, "GIO_SCRNMAP");
 	if (got['a'] != 'a')
 		atf_tc_fail("GIO_SCRNMAP['a'] 0x%02x after PIO_UNISCRNMAP mapped it "
 			    "to 0xF061, want 'a'", got['a']);
@@ -248,7 +223,7 @@ TP_CASE_ROOT(unimap_clear_set_and_read_back, TP_LINUX,
 
 	open_vt(tc, &vt);
 	struct unimapdesc small = {0, NULL};
-	EXPECT_ERRNO(ioctl(vt.fd, GIO_UNIMAP, &small), ENOMEM,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, GIO_UNIMAP, &small), ENOMEM,
 		     "GIO_UNIMAP with room for 0 pairs");
 	unimap_get(vt.fd, saved.unimap_old, &saved.unimap_old_ct, "the VT's map");
 	if (small.entry_ct != saved.unimap_old_ct || saved.unimap_old_ct == 0)
@@ -257,14 +232,14 @@ TP_CASE_ROOT(unimap_clear_set_and_read_back, TP_LINUX,
 	saved.unimap = true;
 
 	struct unimapinit init = {0};
-	CHECK_IOCTL(vt.fd, PIO_UNIMAPCLR, &init, "PIO_UNIMAPCLR");
+	TP_VT_IOCTL(vt.fd, PIO_UNIMAPCLR, &init, "PIO_UNIMAPCLR");
 	unimap_get(vt.fd, got, &ct, "after PIO_UNIMAPCLR");
 	if (ct != 0)
 		atf_tc_fail("%u pairs after PIO_UNIMAPCLR, want 0", ct);
 	/* 'A' drawn with the glyph of 'B', 'B' with that of 'C' */
 	struct unipair pairs[] = {{'A', 'B'}, {'B', 'C'}, {0x263a, 0x01}};
 	struct unimapdesc d = {3, pairs};
-	CHECK_IOCTL(vt.fd, PIO_UNIMAP, &d, "PIO_UNIMAP of 3 pairs");
+	TP_VT_IOCTL(vt.fd, PIO_UNIMAP, &d, "PIO_UNIMAP of 3 pairs");
 	unimap_get(vt.fd, got, &ct, "after PIO_UNIMAP");
 	if (ct != 3)
 		atf_tc_fail("%u pairs after PIO_UNIMAP of 3", ct);
@@ -295,12 +270,12 @@ TP_CASE_ROOT(cmap_set_and_read_back, TP_LINUX,
 	unsigned char map[48], got[48];
 
 	open_vt(tc, &vt);
-	CHECK_IOCTL(vt.fd, GIO_CMAP, saved.cmap_old, "GIO_CMAP");
+	TP_VT_IOCTL(vt.fd, GIO_CMAP, saved.cmap_old, "GIO_CMAP");
 	saved.cmap = true;
 	for (int i = 0; i < 48; i++)
 		map[i] = (unsigned char)(saved.cmap_old[i] ^ (0x11 * (i % 7 + 1)));
-	CHECK_IOCTL(vt.fd, PIO_CMAP, map, "PIO_CMAP");
-	CHECK_IOCTL(vt.fd, GIO_CMAP, got, "GIO_CMAP");
+	TP_VT_IOCTL(vt.fd, PIO_CMAP, map, "PIO_CMAP");
+	TP_VT_IOCTL(vt.fd, GIO_CMAP, got, "GIO_CMAP");
 	for (int i = 0; i < 48; i++)
 		if (got[i] != map[i])
 			atf_tc_fail("GIO_CMAP colour %d byte %d: 0x%02x, want 0x%02x",

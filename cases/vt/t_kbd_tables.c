@@ -55,37 +55,11 @@ restore_tables(void)
 		fprintf(stderr, "restore the repeat rate: %s\n", strerror(errno));
 }
 
-/* Take and open a VT; restore_tables uses a descriptor of it of its own. */
 static void
 open_vt(const atf_tc_t *tc, struct tp_vt *vt)
 {
-	tp_vt_open(tc, vt);
-	saved.fd = dup(vt->fd);
-	if (saved.fd < 0)
-		atf_tc_fail("dup: %s", strerror(errno));
-	atexit(restore_tables);
+	saved.fd = tp_vt_open_restoring(tc, vt, restore_tables);
 }
-
-static int
-errno_of(int r)
-{
-	return r == 0 ? 0 : errno;
-}
-
-#define EXPECT_ERRNO(call, want, what)                                         \
-	do {                                                                   \
-		int e_ = errno_of(call);                                       \
-		if (e_ != (want))                                              \
-			atf_tc_fail("%s: %s, want %s", (what),                 \
-				    e_ ? strerror(e_) : "success",             \
-				    (want) ? strerror(want) : "success");      \
-	} while (0)
-
-#define CHECK_IOCTL(fd, req, arg, what)                                        \
-	do {                                                                   \
-		if (ioctl((fd), (req), (arg)) != 0)                            \
-			atf_tc_fail("%s: %s", (what), strerror(errno));        \
-	} while (0)
 
 /* ---------------------------------------------------------------- keymap entries */
 
@@ -93,7 +67,7 @@ static unsigned short
 kbent(int fd, int table, int index)
 {
 	struct kbentry e = {.kb_table = table, .kb_index = index};
-	CHECK_IOCTL(fd, KDGKBENT, &e, "KDGKBENT");
+	TP_VT_IOCTL(fd, KDGKBENT, &e, "KDGKBENT");
 	return e.kb_value;
 }
 
@@ -114,7 +88,7 @@ TP_CASE_ROOT(kbent_tables_read_back, TP_LINUX,
 
 	open_vt(tc, &vt);
 	tp_vt_save_modes(&vt);
-	CHECK_IOCTL(vt.fd, KDSKBMODE, K_XLATE, "KDSKBMODE K_XLATE");
+	TP_VT_IOCTL(vt.fd, KDSKBMODE, K_XLATE, "KDSKBMODE K_XLATE");
 	if (kbent(vt.fd, UNUSED_TABLE, 0) != K_NOSUCHMAP)
 		atf_tc_skip("keymap table %d is allocated here (a keymap was "
 			    "loaded): the case needs a table no one uses",
@@ -129,7 +103,7 @@ TP_CASE_ROOT(kbent_tables_read_back, TP_LINUX,
 	saved.ent_old = (struct kbentry){.kb_table = UNUSED_TABLE, .kb_index = 0,
 					 .kb_value = K_NOSUCHMAP};
 	saved.ent = true;
-	CHECK_IOCTL(vt.fd, KDSKBENT, &e, "KDSKBENT of a free table's entry");
+	TP_VT_IOCTL(vt.fd, KDSKBENT, &e, "KDSKBENT of a free table's entry");
 	unsigned short got = kbent(vt.fd, UNUSED_TABLE, KEY_INDEX);
 	if (got != K(KT_LATIN, 'q'))
 		atf_tc_fail("KDGKBENT 0x%04x after KDSKBENT 0x%04x", got,
@@ -142,15 +116,15 @@ TP_CASE_ROOT(kbent_tables_read_back, TP_LINUX,
 			    got);
 
 	e.kb_value = K(0x20, 'x');
-	EXPECT_ERRNO(ioctl(vt.fd, KDSKBENT, &e), EINVAL,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSKBENT, &e), EINVAL,
 		     "KDSKBENT of type 0x20 in K_XLATE");
 	e.kb_value = K(KT_SHIFT, 0x20);
-	EXPECT_ERRNO(ioctl(vt.fd, KDSKBENT, &e), EINVAL, "KDSKBENT of KT_SHIFT 0x20");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSKBENT, &e), EINVAL, "KDSKBENT of KT_SHIFT 0x20");
 	if ((got = kbent(vt.fd, UNUSED_TABLE, KEY_INDEX)) != K(KT_LATIN, 'q'))
 		atf_tc_fail("the entry 0x%04x after refused KDSKBENTs, want 0x%04x",
 			    got, K(KT_LATIN, 'q'));
 
-	CHECK_IOCTL(vt.fd, KDSKBENT, &saved.ent_old, "KDSKBENT K_NOSUCHMAP at index 0");
+	TP_VT_IOCTL(vt.fd, KDSKBENT, &saved.ent_old, "KDSKBENT K_NOSUCHMAP at index 0");
 	saved.ent = false;
 	if ((got = kbent(vt.fd, UNUSED_TABLE, 0)) != K_NOSUCHMAP)
 		atf_tc_fail("index 0 of the freed table: 0x%04x, want K_NOSUCHMAP",
@@ -168,7 +142,7 @@ kbsent(int fd, int func, struct kbsentry *s)
 {
 	memset(s, 0, sizeof *s);
 	s->kb_func = func;
-	CHECK_IOCTL(fd, KDGKBSENT, s, "KDGKBSENT");
+	TP_VT_IOCTL(fd, KDGKBSENT, s, "KDGKBSENT");
 	return (const char *)s->kb_string;
 }
 
@@ -177,7 +151,7 @@ set_kbsent(int fd, int func, const char *str, const char *what)
 {
 	struct kbsentry s = {.kb_func = func};
 	snprintf((char *)s.kb_string, sizeof s.kb_string, "%s", str);
-	CHECK_IOCTL(fd, KDSKBSENT, &s, what);
+	TP_VT_IOCTL(fd, KDSKBSENT, &s, what);
 }
 
 TP_CASE_ROOT(kbsent_strings_read_back, TP_LINUX,
@@ -215,7 +189,7 @@ TP_CASE_ROOT(kbsent_strings_read_back, TP_LINUX,
 	struct kbsentry full = {.kb_func = FUNC};
 	memset(full.kb_string, 'X', sizeof full.kb_string);
 	/* the kernel reads at most sizeof kb_string bytes: no NUL in them */
-	EXPECT_ERRNO(ioctl(vt.fd, KDSKBSENT, &full), EINVAL,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSKBSENT, &full), EINVAL,
 		     "KDSKBSENT of 512 bytes without a NUL");
 	len = strlen(kbsent(vt.fd, FUNC, &s));
 	if (len != sizeof longest - 1 || s.kb_string[0] != 'L')
@@ -237,9 +211,9 @@ TP_CASE_ROOT(diacr_tables_read_back, TP_LINUX,
 	static struct kbdiacrsuc duc;
 
 	open_vt(tc, &vt);
-	CHECK_IOCTL(vt.fd, KDGKBDIACRUC, &saved.diacr_old, "KDGKBDIACRUC");
+	TP_VT_IOCTL(vt.fd, KDGKBDIACRUC, &saved.diacr_old, "KDGKBDIACRUC");
 	saved.diacr = true;
-	CHECK_IOCTL(vt.fd, KDGKBDIACR, &d8, "KDGKBDIACR");
+	TP_VT_IOCTL(vt.fd, KDGKBDIACR, &d8, "KDGKBDIACR");
 	if (d8.kb_cnt != saved.diacr_old.kb_cnt)
 		atf_tc_fail("KDGKBDIACR has %u entries, KDGKBDIACRUC %u", d8.kb_cnt,
 			    saved.diacr_old.kb_cnt);
@@ -248,14 +222,14 @@ TP_CASE_ROOT(diacr_tables_read_back, TP_LINUX,
 	memset(&d8, 0, sizeof d8);
 	d8.kb_cnt = 2;
 	memcpy(d8.kbdiacr, two, sizeof two);
-	CHECK_IOCTL(vt.fd, KDSKBDIACR, &d8, "KDSKBDIACR of 2 entries");
+	TP_VT_IOCTL(vt.fd, KDSKBDIACR, &d8, "KDSKBDIACR of 2 entries");
 	memset(&d8, 0xff, sizeof d8);
-	CHECK_IOCTL(vt.fd, KDGKBDIACR, &d8, "KDGKBDIACR");
+	TP_VT_IOCTL(vt.fd, KDGKBDIACR, &d8, "KDGKBDIACR");
 	if (d8.kb_cnt != 2 || memcmp(d8.kbdiacr, two, sizeof two) != 0)
 		atf_tc_fail("KDGKBDIACR: %u entries, first %02x %02x %02x; want "
 			    "the 2 set", d8.kb_cnt, d8.kbdiacr[0].diacr,
 			    d8.kbdiacr[0].base, d8.kbdiacr[0].result);
-	CHECK_IOCTL(vt.fd, KDGKBDIACRUC, &duc, "KDGKBDIACRUC");
+	TP_VT_IOCTL(vt.fd, KDGKBDIACRUC, &duc, "KDGKBDIACRUC");
 	if (duc.kb_cnt != 2 || duc.kbdiacruc[0].result != 0xe0 ||
 	    duc.kbdiacruc[1].diacr != '^' || duc.kbdiacruc[1].result != 0xea)
 		atf_tc_fail("KDGKBDIACRUC after KDSKBDIACR: %u entries, results "
@@ -268,20 +242,20 @@ TP_CASE_ROOT(diacr_tables_read_back, TP_LINUX,
 	memset(&duc, 0, sizeof duc);
 	duc.kb_cnt = 3;
 	memcpy(duc.kbdiacruc, uc, sizeof uc);
-	CHECK_IOCTL(vt.fd, KDSKBDIACRUC, &duc, "KDSKBDIACRUC of 3 entries");
+	TP_VT_IOCTL(vt.fd, KDSKBDIACRUC, &duc, "KDSKBDIACRUC of 3 entries");
 	memset(&duc, 0xff, sizeof duc);
-	CHECK_IOCTL(vt.fd, KDGKBDIACRUC, &duc, "KDGKBDIACRUC");
+	TP_VT_IOCTL(vt.fd, KDGKBDIACRUC, &duc, "KDGKBDIACRUC");
 	if (duc.kb_cnt != 3 || memcmp(duc.kbdiacruc, uc, sizeof uc) != 0)
 		atf_tc_fail("KDGKBDIACRUC: %u entries, first U+%04X U+%04X U+%04X; "
 			    "want the 3 set", duc.kb_cnt, duc.kbdiacruc[0].diacr,
 			    duc.kbdiacruc[0].base, duc.kbdiacruc[0].result);
 
 	d8.kb_cnt = MAX_DIACR;
-	EXPECT_ERRNO(ioctl(vt.fd, KDSKBDIACR, &d8), EINVAL, "KDSKBDIACR of 256 entries");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSKBDIACR, &d8), EINVAL, "KDSKBDIACR of 256 entries");
 	duc.kb_cnt = MAX_DIACR;
-	EXPECT_ERRNO(ioctl(vt.fd, KDSKBDIACRUC, &duc), EINVAL,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSKBDIACRUC, &duc), EINVAL,
 		     "KDSKBDIACRUC of 256 entries");
-	CHECK_IOCTL(vt.fd, KDGKBDIACRUC, &duc, "KDGKBDIACRUC");
+	TP_VT_IOCTL(vt.fd, KDGKBDIACRUC, &duc, "KDGKBDIACRUC");
 	if (duc.kb_cnt != 3)
 		atf_tc_fail("KDGKBDIACRUC: %u entries after refused sets, want 3",
 			    duc.kb_cnt);
@@ -298,20 +272,20 @@ TP_CASE_ROOT(kbmeta_set_and_read_back, TP_LINUX,
 	int m, other_before, other_after;
 
 	open_vt(tc, &vt);
-	CHECK_IOCTL(vt.fd, KDGKBMETA, &saved.meta_old, "KDGKBMETA");
+	TP_VT_IOCTL(vt.fd, KDGKBMETA, &saved.meta_old, "KDGKBMETA");
 	saved.meta = true;
 	int other = tp_vt_open_path(1);
-	CHECK_IOCTL(other, KDGKBMETA, &other_before, "KDGKBMETA of tty1");
+	TP_VT_IOCTL(other, KDGKBMETA, &other_before, "KDGKBMETA of tty1");
 	int want = saved.meta_old == K_ESCPREFIX ? K_METABIT : K_ESCPREFIX;
 	static const int modes[2] = {K_ESCPREFIX, K_METABIT};
 	for (int i = 0; i < 2; i++) {
 		int mode = i == 0 ? want : modes[want == K_ESCPREFIX];
-		CHECK_IOCTL(vt.fd, KDSKBMETA, mode, "KDSKBMETA");
-		CHECK_IOCTL(vt.fd, KDGKBMETA, &m, "KDGKBMETA");
+		TP_VT_IOCTL(vt.fd, KDSKBMETA, mode, "KDSKBMETA");
+		TP_VT_IOCTL(vt.fd, KDGKBMETA, &m, "KDGKBMETA");
 		if (m != mode)
 			atf_tc_fail("KDGKBMETA %d after KDSKBMETA %d", m, mode);
 		if (i == 0) {
-			CHECK_IOCTL(other, KDGKBMETA, &other_after, "KDGKBMETA of tty1");
+			TP_VT_IOCTL(other, KDGKBMETA, &other_after, "KDGKBMETA of tty1");
 			if (other_after != other_before)
 				atf_tc_fail("tty1's meta mode went from %d to %d when "
 					    "tty%d's was set", other_before,
@@ -319,9 +293,9 @@ TP_CASE_ROOT(kbmeta_set_and_read_back, TP_LINUX,
 		}
 	}
 	close(other);
-	EXPECT_ERRNO(ioctl(vt.fd, KDSKBMETA, 0), EINVAL, "KDSKBMETA 0");
-	EXPECT_ERRNO(ioctl(vt.fd, KDSKBMETA, K_ESCPREFIX + 1), EINVAL, "KDSKBMETA 5");
-	CHECK_IOCTL(vt.fd, KDGKBMETA, &m, "KDGKBMETA");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSKBMETA, 0), EINVAL, "KDSKBMETA 0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSKBMETA, K_ESCPREFIX + 1), EINVAL, "KDSKBMETA 5");
+	TP_VT_IOCTL(vt.fd, KDGKBMETA, &m, "KDGKBMETA");
 	if (m != modes[want == K_ESCPREFIX])
 		atf_tc_fail("KDGKBMETA %d after refused KDSKBMETAs, want %d", m,
 			    modes[want == K_ESCPREFIX]);
@@ -344,26 +318,26 @@ TP_CASE_ROOT(keycode_table_read_back, TP_LINUX,
 	if (!tp_vt_has_keyboard())
 		atf_tc_skip("no keyboard: no input device with the VT's kbd "
 			    "handler in /proc/bus/input/devices");
-	CHECK_IOCTL(vt.fd, KDGETKEYCODE, &k, "KDGETKEYCODE 0x1e");
+	TP_VT_IOCTL(vt.fd, KDGETKEYCODE, &k, "KDGETKEYCODE 0x1e");
 	saved.keycode_old = k;
 	saved.keycode = true;
 	unsigned int want = k.keycode == KEY_F24 ? KEY_F23 : KEY_F24;
 	struct kbkeycode set = {.scancode = SCANCODE, .keycode = want};
-	CHECK_IOCTL(vt.fd, KDSETKEYCODE, &set, "KDSETKEYCODE 0x1e");
+	TP_VT_IOCTL(vt.fd, KDSETKEYCODE, &set, "KDSETKEYCODE 0x1e");
 	k.keycode = 0;
-	CHECK_IOCTL(vt.fd, KDGETKEYCODE, &k, "KDGETKEYCODE 0x1e");
+	TP_VT_IOCTL(vt.fd, KDGETKEYCODE, &k, "KDGETKEYCODE 0x1e");
 	if (k.keycode != want)
 		atf_tc_fail("KDGETKEYCODE %u after KDSETKEYCODE %u", k.keycode, want);
 
 	struct kbkeycode far = {.scancode = 0x100000, .keycode = KEY_A};
-	EXPECT_ERRNO(ioctl(vt.fd, KDGETKEYCODE, &far), EINVAL,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDGETKEYCODE, &far), EINVAL,
 		     "KDGETKEYCODE of scancode 0x100000");
-	EXPECT_ERRNO(ioctl(vt.fd, KDSETKEYCODE, &far), EINVAL,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSETKEYCODE, &far), EINVAL,
 		     "KDSETKEYCODE of scancode 0x100000");
 	set.keycode = KEY_MAX + 1;
-	EXPECT_ERRNO(ioctl(vt.fd, KDSETKEYCODE, &set), EINVAL,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSETKEYCODE, &set), EINVAL,
 		     "KDSETKEYCODE to keycode KEY_MAX + 1");
-	CHECK_IOCTL(vt.fd, KDGETKEYCODE, &k, "KDGETKEYCODE 0x1e");
+	TP_VT_IOCTL(vt.fd, KDGETKEYCODE, &k, "KDGETKEYCODE 0x1e");
 	if (k.keycode != want)
 		atf_tc_fail("KDGETKEYCODE %u after a refused KDSETKEYCODE, want %u",
 			    k.keycode, want);
@@ -381,19 +355,19 @@ TP_CASE_ROOT(kbdrep_sets_and_reports_rate, TP_LINUX,
 	struct kbd_repeat r = {0, 0};
 
 	open_vt(tc, &vt);
-	CHECK_IOCTL(vt.fd, KDKBDREP, &r, "KDKBDREP 0, 0 (read)");
+	TP_VT_IOCTL(vt.fd, KDKBDREP, &r, "KDKBDREP 0, 0 (read)");
 	if (r.delay <= 0 && r.period <= 0)
 		atf_tc_skip("no keyboard with autorepeat (KDKBDREP reads 0, 0)");
 	saved.rate_old = r;
 	saved.rate = true;
 	int want_delay = r.delay == 500 ? 750 : 500, want_period = r.period == 100 ? 50 : 100;
 	r = (struct kbd_repeat){want_delay, want_period};
-	CHECK_IOCTL(vt.fd, KDKBDREP, &r, "KDKBDREP set");
+	TP_VT_IOCTL(vt.fd, KDKBDREP, &r, "KDKBDREP set");
 	if (r.delay != want_delay || r.period != want_period)
 		atf_tc_fail("KDKBDREP %d, %d returned %d, %d", want_delay, want_period,
 			    r.delay, r.period);
 	r = (struct kbd_repeat){-1, 0};
-	CHECK_IOCTL(vt.fd, KDKBDREP, &r, "KDKBDREP -1, 0 (read)");
+	TP_VT_IOCTL(vt.fd, KDKBDREP, &r, "KDKBDREP -1, 0 (read)");
 	if (r.delay != want_delay || r.period != want_period)
 		atf_tc_fail("KDKBDREP read %d, %d after setting %d, %d", r.delay,
 			    r.period, want_delay, want_period);
@@ -408,10 +382,10 @@ TP_CASE_ROOT(sigaccept_rejects_bad_signals, TP_LINUX,
 	struct tp_vt vt;
 
 	tp_vt_open(tc, &vt);
-	EXPECT_ERRNO(ioctl(vt.fd, KDSIGACCEPT, 0), EINVAL, "KDSIGACCEPT 0");
-	EXPECT_ERRNO(ioctl(vt.fd, KDSIGACCEPT, SIGKILL), EINVAL, "KDSIGACCEPT SIGKILL");
-	EXPECT_ERRNO(ioctl(vt.fd, KDSIGACCEPT, 65), EINVAL, "KDSIGACCEPT 65");
-	EXPECT_ERRNO(ioctl(vt.fd, KDSIGACCEPT, SIGUSR1), 0, "KDSIGACCEPT SIGUSR1");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSIGACCEPT, 0), EINVAL, "KDSIGACCEPT 0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSIGACCEPT, SIGKILL), EINVAL, "KDSIGACCEPT SIGKILL");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSIGACCEPT, 65), EINVAL, "KDSIGACCEPT 65");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSIGACCEPT, SIGUSR1), 0, "KDSIGACCEPT SIGUSR1");
 }
 
 /* KEY_F12 in the plain table, and QEMU's name of the key. */
@@ -447,8 +421,8 @@ TP_CASE_ROOT(sigaccept_spawn_key_signals, TP_LINUX,
 	saved.ent = true;
 	struct kbentry e = saved.ent_old;
 	e.kb_value = K_SPAWNCONSOLE;
-	CHECK_IOCTL(vt.fd, KDSKBENT, &e, "KDSKBENT F12 = K_SPAWNCONSOLE");
-	CHECK_IOCTL(vt.fd, KDSIGACCEPT, SIGUSR1, "KDSIGACCEPT SIGUSR1");
+	TP_VT_IOCTL(vt.fd, KDSKBENT, &e, "KDSKBENT F12 = K_SPAWNCONSOLE");
+	TP_VT_IOCTL(vt.fd, KDSIGACCEPT, SIGUSR1, "KDSIGACCEPT SIGUSR1");
 	if (got_usr1)
 		atf_tc_fail("SIGUSR1 before the key was typed");
 	tp_vt_key(SPAWN_KEY_NAME);

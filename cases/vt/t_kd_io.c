@@ -21,21 +21,6 @@
 
 #include "tp_vt.h"
 
-static int
-errno_of(int r)
-{
-	return r == 0 ? 0 : errno;
-}
-
-#define EXPECT_ERRNO(call, want, what)                                         \
-	do {                                                                   \
-		int e_ = errno_of(call);                                       \
-		if (e_ != (want))                                              \
-			atf_tc_fail("%s: %s, want %s", (what),                 \
-				    e_ ? strerror(e_) : "success",             \
-				    (want) ? strerror(want) : "success");      \
-	} while (0)
-
 TP_CASE_ROOT(mapdisp_is_not_implemented, TP_LINUX,
 	"KDMAPDISP and KDUNMAPDISP fail with EINVAL, whatever the argument "
 	"(vt_ioctl.c never implemented them)")
@@ -43,9 +28,9 @@ TP_CASE_ROOT(mapdisp_is_not_implemented, TP_LINUX,
 	struct tp_vt vt;
 
 	tp_vt_open(tc, &vt);
-	EXPECT_ERRNO(ioctl(vt.fd, KDMAPDISP, 0), EINVAL, "KDMAPDISP 0");
-	EXPECT_ERRNO(ioctl(vt.fd, KDMAPDISP, 0xa0000), EINVAL, "KDMAPDISP 0xa0000");
-	EXPECT_ERRNO(ioctl(vt.fd, KDUNMAPDISP, 0), EINVAL, "KDUNMAPDISP 0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDMAPDISP, 0), EINVAL, "KDMAPDISP 0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDMAPDISP, 0xa0000), EINVAL, "KDMAPDISP 0xa0000");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDUNMAPDISP, 0), EINVAL, "KDUNMAPDISP 0");
 }
 
 /* ---------------------------------------------------------------- I/O ports */
@@ -120,8 +105,8 @@ TP_CASE_ROOT(kdaddio_kdenabio_grant_ports, TP_LINUX,
 	struct tp_vt vt;
 
 	tp_vt_open(tc, &vt);
-	EXPECT_ERRNO(ioctl(vt.fd, KDADDIO, GPFIRST - 1), EINVAL, "KDADDIO 0x3b3");
-	EXPECT_ERRNO(ioctl(vt.fd, KDADDIO, GPLAST + 1), EINVAL, "KDADDIO 0x3e0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDADDIO, GPFIRST - 1), EINVAL, "KDADDIO 0x3b3");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDADDIO, GPLAST + 1), EINVAL, "KDADDIO 0x3e0");
 	if (ioctl(vt.fd, KDDELIO, PORT) != 0 && errno == ENXIO)
 		atf_tc_skip("KDDELIO: ENXIO: no ioperm in this kernel "
 			    "(CONFIG_X86_IOPL_IOPERM)");
@@ -180,8 +165,8 @@ TP_CASE_ROOT(sound_needs_permission, TP_LINUX,
 	struct tp_child c;
 
 	tp_vt_open(tc, &vt);
-	EXPECT_ERRNO(ioctl(vt.fd, KIOCSOUND, 0), 0, "KIOCSOUND 0");
-	EXPECT_ERRNO(ioctl(vt.fd, KDMKTONE, 0), 0, "KDMKTONE 0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KIOCSOUND, 0), 0, "KIOCSOUND 0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDMKTONE, 0), 0, "KDMKTONE 0");
 	tp_child_start(&c, sound_child, &vt.fd);
 	tp_child_join(&c, TP_WAIT_MS, "KIOCSOUND, KDMKTONE without the capability");
 }

@@ -15,21 +15,6 @@
 
 #include "tp_vt.h"
 
-static int
-errno_of(int r)
-{
-	return r == 0 ? 0 : errno;
-}
-
-#define EXPECT_ERRNO(call, want, what)                                         \
-	do {                                                                   \
-		int e_ = errno_of(call);                                       \
-		if (e_ != (want))                                              \
-			atf_tc_fail("%s: %s, want %s", (what),                 \
-				    e_ ? strerror(e_) : "success",             \
-				    (want) ? strerror(want) : "success");      \
-	} while (0)
-
 /* ---------------------------------------------------------------- VT_WAITEVENT */
 
 struct waitevent_arg {
@@ -63,7 +48,7 @@ TP_CASE_ROOT(waitevent_reports_the_switch, TP_LINUX,
 	struct vt_event bad = {.event = VT_MAX_EVENT + 1};
 
 	tp_vt_open(tc, &vt);
-	EXPECT_ERRNO(ioctl(vt.fd, VT_WAITEVENT, &bad), EINVAL,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_WAITEVENT, &bad), EINVAL,
 		     "VT_WAITEVENT of event 0x10");
 	struct waitevent_arg a = {vt.fd, tp_vt_active(), vt.num};
 	if (a.from == vt.num)
@@ -105,7 +90,7 @@ TP_CASE_ROOT(lockswitch_holds_the_foreground, TP_LINUX,
 	atexit(unlock_switch);
 	if (ioctl(vt.fd, VT_LOCKSWITCH, 0) != 0)
 		atf_tc_fail("VT_LOCKSWITCH: %s", strerror(errno));
-	EXPECT_ERRNO(ioctl(vt.fd, VT_ACTIVATE, vt.num), 0,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_ACTIVATE, vt.num), 0,
 		     "VT_ACTIVATE while switching is locked");
 	/* a switch is made at once or from a work item: none may come */
 	long long end = tp_now_ms() + TP_QUIET_WINDOW_MS;
@@ -138,9 +123,9 @@ TP_CASE_ROOT(setactivate_switches_and_sets_mode, TP_LINUX,
 		.console = 0,
 		.mode = {.mode = VT_AUTO, .relsig = SIGUSR2, .acqsig = SIGUSR1, .frsig = 5},
 	};
-	EXPECT_ERRNO(ioctl(vt.fd, VT_SETACTIVATE, &sa), ENXIO, "VT_SETACTIVATE of VT 0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_SETACTIVATE, &sa), ENXIO, "VT_SETACTIVATE of VT 0");
 	sa.console = MAX_NR_CONSOLES + 1;
-	EXPECT_ERRNO(ioctl(vt.fd, VT_SETACTIVATE, &sa), ENXIO, "VT_SETACTIVATE of VT 64");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_SETACTIVATE, &sa), ENXIO, "VT_SETACTIVATE of VT 64");
 	sa.console = vt.num;
 	if (ioctl(vt.fd, VT_SETACTIVATE, &sa) != 0)
 		atf_tc_fail("VT_SETACTIVATE of tty%d: %s", vt.num, strerror(errno));

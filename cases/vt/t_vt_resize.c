@@ -27,31 +27,13 @@ restore_size(void)
 static void
 open_vt(const atf_tc_t *tc, struct tp_vt *vt, struct tp_screen *s)
 {
-	tp_vt_open(tc, vt);
+	int fd = tp_vt_open_restoring(tc, vt, restore_size);
 	tp_vt_screen(vt->num, s);
 	if (s->rows < 3 || s->cols < 3)
 		atf_tc_fail("tty%d is %dx%d", vt->num, s->cols, s->rows);
 	size_before = (struct vt_sizes){.v_rows = s->rows, .v_cols = s->cols};
-	restore_fd = dup(vt->fd);
-	if (restore_fd < 0)
-		atf_tc_fail("dup: %s", strerror(errno));
-	atexit(restore_size);
+	restore_fd = fd; /* the size to put back is known from here on */
 }
-
-static int
-errno_of(int r)
-{
-	return r == 0 ? 0 : errno;
-}
-
-#define EXPECT_ERRNO(call, want, what)                                         \
-	do {                                                                   \
-		int e_ = errno_of(call);                                       \
-		if (e_ != (want))                                              \
-			atf_tc_fail("%s: %s, want %s", (what),                 \
-				    e_ ? strerror(e_) : "success",             \
-				    (want) ? strerror(want) : "success");      \
-	} while (0)
 
 /* Fail unless VT num's screen (/dev/vcsaN) is cols x rows. */
 static void
@@ -82,7 +64,7 @@ TP_CASE_ROOT(resize_sets_every_vt, TP_LINUX,
 	/* 6.12 says EINVAL; 6.1.0-57 returned 0 (2026-12-06) and resized
 	 * nothing either: the size kept is the rule both keep */
 	struct vt_sizes huge = {.v_rows = 40000, .v_cols = 40000};
-	int e = errno_of(ioctl(vt.fd, VT_RESIZE, &huge));
+	int e = tp_vt_errno_of(ioctl(vt.fd, VT_RESIZE, &huge));
 	if (e != 0 && e != EINVAL)
 		atf_tc_fail("VT_RESIZE to 40000x40000: %s, want EINVAL (or 0)",
 			    strerror(e));
@@ -110,11 +92,11 @@ TP_CASE_ROOT(resizex_checks_its_geometry, TP_LINUX,
 	expect_size(vt.num, s.cols, s.rows - 1, "after VT_RESIZEX");
 	expect_size(1, s.cols, s.rows - 1, "after VT_RESIZEX");
 	c = (struct vt_consize){.v_rows = 10, .v_cols = s.cols, .v_vlin = 400, .v_clin = 16};
-	EXPECT_ERRNO(ioctl(vt.fd, VT_RESIZEX, &c), EINVAL,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_RESIZEX, &c), EINVAL,
 		     "VT_RESIZEX of 10 rows with 400 / 16 pixel rows");
 	c = (struct vt_consize){.v_rows = s.rows, .v_cols = s.cols, .v_vlin = 33 * s.rows,
 				.v_clin = 33};
-	EXPECT_ERRNO(ioctl(vt.fd, VT_RESIZEX, &c), EINVAL, "VT_RESIZEX with v_clin 33");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_RESIZEX, &c), EINVAL, "VT_RESIZEX with v_clin 33");
 	expect_size(vt.num, s.cols, s.rows - 1, "after refused VT_RESIZEXs");
 }
 
