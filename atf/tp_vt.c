@@ -188,6 +188,17 @@ tp_vt_in_use(int num)
 	return (getstate().v_state >> num) & 1;
 }
 
+int
+tp_vt_open_restoring(const atf_tc_t *tc, struct tp_vt *vt, void (*restore)(void))
+{
+	tp_vt_open(tc, vt);
+	int fd = fcntl(vt->fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		atf_tc_fail("dup of /dev/tty%d: %s", vt->num, strerror(errno));
+	atexit(restore);
+	return fd;
+}
+
 void
 tp_vt_take(const atf_tc_t *tc, struct tp_vt *vt)
 {
@@ -509,8 +520,8 @@ tp_tioclinux(int fd, char sub, char *byte)
 
 /* ---------------------------------------------------------------- the keyboard */
 
-void
-tp_vt_require_keyboard(const atf_tc_t *tc)
+bool
+tp_vt_has_keyboard(void)
 {
 	/* An input device with key events that the VT's keyboard handler
 	 * takes (its handlers list kbd): atkbd on the pc machine's i8042. */
@@ -523,7 +534,13 @@ tp_vt_require_keyboard(const atf_tc_t *tc)
 			kbd = true;
 	if (f != NULL)
 		fclose(f);
-	if (!kbd)
+	return kbd;
+}
+
+void
+tp_vt_require_keyboard(const atf_tc_t *tc)
+{
+	if (!tp_vt_has_keyboard())
 		atf_tc_skip("no keyboard: no input device with the VT's kbd "
 			    "handler in /proc/bus/input/devices");
 	tp_host_require(tc, "key");

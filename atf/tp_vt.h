@@ -23,8 +23,11 @@
 #ifndef TP_VT_H
 #define TP_VT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <linux/kd.h>
 #include <linux/tiocl.h>
 #include <linux/vt.h>
@@ -69,6 +72,35 @@ void tp_vt_open(const atf_tc_t *tc, struct tp_vt *vt);
 void tp_vt_take(const atf_tc_t *tc, struct tp_vt *vt);
 /* Open /dev/ttyN O_RDWR|O_NOCTTY|O_NONBLOCK; fails the case on error. */
 int tp_vt_open_path(int num);
+
+/* tp_vt_open, then a descriptor of the VT of the caller's own and
+ * restore registered with atexit: restore puts back through it what the
+ * case changed (global tables of the console), also when the case fails. */
+int tp_vt_open_restoring(const atf_tc_t *tc, struct tp_vt *vt, void (*restore)(void));
+
+/* 0 for a call that returned 0, else errno. */
+static inline int
+tp_vt_errno_of(int r)
+{
+	return r == 0 ? 0 : errno;
+}
+
+/* Fail unless call ends with errno want (0: succeeds). */
+#define TP_VT_EXPECT_ERRNO(call, want, what)                                   \
+	do {                                                                   \
+		int e_ = tp_vt_errno_of(call);                                 \
+		if (e_ != (want))                                              \
+			atf_tc_fail("%s: %s, want %s", (what),                 \
+				    e_ ? strerror(e_) : "success",             \
+				    (want) ? strerror(want) : "success");      \
+	} while (0)
+
+/* Fail naming what unless ioctl(fd, req, arg) succeeds. */
+#define TP_VT_IOCTL(fd, req, arg, what)                                        \
+	do {                                                                   \
+		if (ioctl((fd), (req), (arg)) != 0)                            \
+			atf_tc_fail("%s: %s", (what), strerror(errno));        \
+	} while (0)
 
 /* Write bytes to the VT (failing on error). */
 void tp_vt_write(struct tp_vt *vt, const char *s, const char *what);
@@ -122,6 +154,9 @@ void tp_vt_waitactive_start(struct tp_child *c, int fd, int num);
  * they are put back when the case ends, also when it fails. */
 void tp_vt_save_modes(struct tp_vt *vt);
 
+/* Whether the guest has a keyboard: an input device with the VT's kbd
+ * handler (/proc/bus/input/devices). */
+bool tp_vt_has_keyboard(void);
 /* Keys typed on the machine's keyboard by the host side (atf/tp_host.h,
  * action "key"): skips the case where no host side offers it, or where
  * the guest has no keyboard input device. */

@@ -32,21 +32,6 @@ wait_in_use(int num, bool want, const char *what)
 	tp_waiting_for("");
 }
 
-static int
-errno_of(int r)
-{
-	return r == 0 ? 0 : errno;
-}
-
-#define EXPECT_ERRNO(call, want, what)                                         \
-	do {                                                                   \
-		int e_ = errno_of(call);                                       \
-		if (e_ != (want))                                              \
-			atf_tc_fail("%s: %s, want %s", (what),                 \
-				    e_ ? strerror(e_) : "success",             \
-				    (want) ? strerror(want) : "success");      \
-	} while (0)
-
 TP_CASE_ROOT(getstate_tracks_open_vts, TP_LINUX,
 	"VT_GETSTATE's v_state has bit N set while /dev/ttyN is open and "
 	"clears it once the last descriptor is closed; v_active is the "
@@ -102,7 +87,7 @@ TP_CASE_ROOT(disallocate_frees_unused_vt, TP_LINUX,
 	int t0 = open("/dev/tty0", O_RDWR | O_NOCTTY);
 	if (t0 < 0)
 		atf_tc_fail("open /dev/tty0: %s", strerror(errno));
-	EXPECT_ERRNO(ioctl(t0, VT_DISALLOCATE, vt.num), 0, "VT_DISALLOCATE of an unused VT");
+	TP_VT_EXPECT_ERRNO(ioctl(t0, VT_DISALLOCATE, vt.num), 0, "VT_DISALLOCATE of an unused VT");
 	close(t0);
 	if (exists(vcs) || exists(vcsa))
 		atf_tc_fail("%s still there after VT_DISALLOCATE", exists(vcs) ? vcs : vcsa);
@@ -122,9 +107,9 @@ TP_CASE_ROOT(disallocate_busy_vt_fails, TP_LINUX,
 	struct tp_vt vt;
 
 	tp_vt_open(tc, &vt);
-	EXPECT_ERRNO(ioctl(vt.fd, VT_DISALLOCATE, vt.num), EBUSY,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_DISALLOCATE, vt.num), EBUSY,
 		     "VT_DISALLOCATE of the open VT");
-	EXPECT_ERRNO(ioctl(vt.fd, VT_DISALLOCATE, tp_vt_active()), EBUSY,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_DISALLOCATE, tp_vt_active()), EBUSY,
 		     "VT_DISALLOCATE of the foreground VT");
 	tp_vt_write(&vt, "still", "text on the VT after the refusal");
 	struct tp_screen s;
@@ -150,7 +135,7 @@ TP_CASE_ROOT(kbmode_set_and_read_back, TP_LINUX,
 		if (m != modes[i])
 			atf_tc_fail("KDGKBMODE %d after KDSKBMODE %d", m, modes[i]);
 	}
-	EXPECT_ERRNO(ioctl(vt.fd, KDSKBMODE, 99), EINVAL, "KDSKBMODE 99");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSKBMODE, 99), EINVAL, "KDSKBMODE 99");
 	ioctl(vt.fd, KDGKBMODE, &m);
 	if (m != K_XLATE)
 		atf_tc_fail("KDGKBMODE %d after a refused KDSKBMODE, want K_XLATE", m);
@@ -183,7 +168,7 @@ TP_CASE_ROOT(kdsetmode_graphics_and_text, TP_LINUX,
 	ioctl(vt.fd, KDGETMODE, &m);
 	if (m != KD_TEXT)
 		atf_tc_fail("KDGETMODE %d after KD_TEXT1, want KD_TEXT (0)", m);
-	EXPECT_ERRNO(ioctl(vt.fd, KDSETMODE, 7), EINVAL, "KDSETMODE 7");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, KDSETMODE, 7), EINVAL, "KDSETMODE 7");
 	ioctl(vt.fd, KDGETMODE, &m);
 	if (m != KD_TEXT)
 		atf_tc_fail("KDGETMODE %d after a refused KDSETMODE", m);
@@ -203,7 +188,7 @@ TP_CASE_ROOT(kbled_flags_read_back, TP_LINUX,
 	if (ioctl(vt.fd, KDSKBLED, 0x52) != 0)
 		atf_tc_fail("KDSKBLED 0x52: %s", strerror(errno));
 	ioctl(vt.fd, KDGKBLED, &got);
-	int bad = errno_of(ioctl(vt.fd, KDSKBLED, 0x08));
+	int bad = tp_vt_errno_of(ioctl(vt.fd, KDSKBLED, 0x08));
 	char after;
 	ioctl(vt.fd, KDGKBLED, &after);
 	ioctl(vt.fd, KDSKBLED, (unsigned char)old);
@@ -254,14 +239,14 @@ TP_CASE_ROOT(bad_vt_numbers_and_modes, TP_LINUX,
 
 	tp_vt_open(tc, &vt);
 	int active = tp_vt_active();
-	EXPECT_ERRNO(ioctl(vt.fd, VT_ACTIVATE, 0), ENXIO, "VT_ACTIVATE 0");
-	EXPECT_ERRNO(ioctl(vt.fd, VT_ACTIVATE, MAX_NR_CONSOLES + 1), ENXIO, "VT_ACTIVATE 64");
-	EXPECT_ERRNO(ioctl(vt.fd, VT_WAITACTIVE, 0), ENXIO, "VT_WAITACTIVE 0");
-	EXPECT_ERRNO(ioctl(vt.fd, VT_DISALLOCATE, MAX_NR_CONSOLES + 1), ENXIO,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_ACTIVATE, 0), ENXIO, "VT_ACTIVATE 0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_ACTIVATE, MAX_NR_CONSOLES + 1), ENXIO, "VT_ACTIVATE 64");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_WAITACTIVE, 0), ENXIO, "VT_WAITACTIVE 0");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_DISALLOCATE, MAX_NR_CONSOLES + 1), ENXIO,
 		     "VT_DISALLOCATE 64");
 	tp_vt_save_modes(&vt);
-	EXPECT_ERRNO(ioctl(vt.fd, VT_SETMODE, &vm), EINVAL, "VT_SETMODE mode 5");
-	EXPECT_ERRNO(ioctl(vt.fd, VT_RELDISP, 1), EINVAL,
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_SETMODE, &vm), EINVAL, "VT_SETMODE mode 5");
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, VT_RELDISP, 1), EINVAL,
 		     "VT_RELDISP on a VT not in VT_PROCESS mode");
 	if (tp_vt_active() != active)
 		atf_tc_fail("the foreground VT changed from %d to %d", active,
@@ -278,11 +263,11 @@ TP_CASE(vt_ioctls_on_a_pty_are_enotty, TP_LINUX,
 	char arg[2] = {TIOCL_GETSHIFTSTATE, 0};
 
 	tp_pty_open(&p, TP_RAW);
-	EXPECT_ERRNO(ioctl(p.slave, VT_GETSTATE, &st), ENOTTY, "VT_GETSTATE on a pty");
-	EXPECT_ERRNO(ioctl(p.slave, VT_OPENQRY, &v), ENOTTY, "VT_OPENQRY on a pty");
-	EXPECT_ERRNO(ioctl(p.slave, KDGKBMODE, &v), ENOTTY, "KDGKBMODE on a pty");
-	EXPECT_ERRNO(ioctl(p.slave, KDGETMODE, &v), ENOTTY, "KDGETMODE on a pty");
-	EXPECT_ERRNO(ioctl(p.slave, TIOCLINUX, arg), ENOTTY, "TIOCLINUX on a pty");
+	TP_VT_EXPECT_ERRNO(ioctl(p.slave, VT_GETSTATE, &st), ENOTTY, "VT_GETSTATE on a pty");
+	TP_VT_EXPECT_ERRNO(ioctl(p.slave, VT_OPENQRY, &v), ENOTTY, "VT_OPENQRY on a pty");
+	TP_VT_EXPECT_ERRNO(ioctl(p.slave, KDGKBMODE, &v), ENOTTY, "KDGKBMODE on a pty");
+	TP_VT_EXPECT_ERRNO(ioctl(p.slave, KDGETMODE, &v), ENOTTY, "KDGETMODE on a pty");
+	TP_VT_EXPECT_ERRNO(ioctl(p.slave, TIOCLINUX, arg), ENOTTY, "TIOCLINUX on a pty");
 	tp_pty_close(&p);
 }
 

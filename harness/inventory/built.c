@@ -19,6 +19,8 @@
  *     drivers whose operations have .proc_show, the "key:" lines a
  *     *show_fdinfo function prints;
  *   - sysctls: register_sysctl*("PATH", TABLE) and TABLE's .procname;
+ *   - the VT's ioctls (linux/kd.h, linux/vt.h): built with
+ *     drivers/tty/vt/vt_ioctl.c (CONFIG_VT);
  *   - handlers: the built files of drivers/tty that name an item (a termios
  *     flag also by its test macro, I_IGNBRK for IGNBRK). */
 #include "ctok.h"
@@ -705,12 +707,23 @@ static void handlers(struct ctx *x)
 	}
 }
 
+/* The VT's ioctls: built with drivers/tty/vt/vt_ioctl.c, which handles them
+ * (keyboard.c the keyboard's). */
+static int vt_ioctls(struct ctx *x, char *err, size_t errlen)
+{
+	char why[600];
+	bool built = kbuild_built(x->src, x->c, "drivers/tty/vt/vt_ioctl.c", why, sizeof why);
+	return inv_vt_ioctls(x->inv, x->src, built ? NULL : why, err, errlen);
+}
+
 int inv_built(struct inventory *inv, const char *src, struct kconf *c, char *err, size_t errlen)
 {
 	struct ctx x = { .inv = inv, .src = src, .c = c };
 	int rc = load_built(&x, err, errlen);
 	if (!rc)
 		rc = ldiscs(&x, err, errlen);
+	if (!rc)
+		rc = vt_ioctls(&x, err, errlen);
 	if (!rc) {
 		drivers(&x);
 		sysfs(&x);

@@ -44,6 +44,11 @@ int inv_uapi(struct inventory *inv, const char *src, char *err, size_t errlen);
 int inv_ldisc_ioctls(struct inventory *inv, const char *src, const char *header,
 		     const char *ldisc, char *err, size_t errlen);
 
+/* The VT's ioctl requests (linux/kd.h 0x4BNN, linux/vt.h 0x56NN); not_built
+ * (why the config does not build drivers/tty/vt) or NULL. */
+int inv_vt_ioctls(struct inventory *inv, const char *src, const char *not_built, char *err,
+		  size_t errlen);
+
 /* ---- built.c: what the built files create, which are built, handlers ---- */
 int inv_built(struct inventory *inv, const char *src, struct kconf *c, char *err,
 	      size_t errlen);

@@ -10,7 +10,8 @@
  * kept by hand:
  *   - ioctls: include/uapi/asm-generic/ioctls.h (the arch's own when it has
  *     one) and the uapi headers of the line disciplines the config builds
- *     (linux/gsmmux.h for n_gsm); the values they take or give (TIOCPKT_*,
+ *     (linux/gsmmux.h for n_gsm), the VT's (linux/kd.h, linux/vt.h: built
+ *     with drivers/tty/vt); the values they take or give (TIOCPKT_*,
  *     TIOCSER_TEMT, TIOCM_* of asm-generic/termios.h);
  *   - termios: every flag, field and value of c_iflag, c_oflag, c_cflag and
  *     c_lflag, every c_cc index, the tcsetattr/tcflow/tcflush arguments

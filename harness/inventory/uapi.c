@@ -276,6 +276,43 @@ int inv_uapi(struct inventory *inv, const char *src, char *err, size_t errlen)
 	return 0;
 }
 
+/* The VT's requests: the plain numbers 0x4BNN of linux/kd.h and 0x56NN of
+ * linux/vt.h (their structures' fields and mode values are not requests). */
+int inv_vt_ioctls(struct inventory *inv, const char *src, const char *not_built, char *err,
+		  size_t errlen)
+{
+	static const struct {
+		const char *header, *prefix;
+	} h[] = { { "kd.h", "0x4B" }, { "vt.h", "0x56" } };
+	for (size_t k = 0; k < sizeof h / sizeof *h; k++) {
+		char path[PATH_MAX], rel[300], where[400], group[200];
+		snprintf(rel, sizeof rel, "include/uapi/linux/%s", h[k].header);
+		snprintf(path, sizeof path, "%s/%s", src, rel);
+		struct define *d;
+		size_t n = read_defines(path, &d, err, errlen), requests = 0;
+		if (n == (size_t)-1)
+			return -1;
+		snprintf(group, sizeof group, "linux/%s (vt)", h[k].header);
+		for (size_t i = 0; i < n; i++) {
+			const char *v = d[i].value;
+			if (strlen(v) != 6 || strncasecmp(v, h[k].prefix, 4) || !is_number(v) ||
+			    inv_lookup(inv, d[i].name))
+				continue;
+			src_of(where, sizeof where, rel, d[i].line);
+			struct inv_item *it = inv_add(inv, d[i].name, INV_IOCTL, group, where);
+			it->not_built = not_built ? xstrdup(not_built) : NULL;
+			requests++;
+		}
+		free(d);
+		if (requests < 10) {
+			snprintf(err, errlen, "%s: %zu requests %sNN: not the VT's ioctl header",
+				 path, requests, h[k].prefix);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The _IO ioctls of a uapi header a built line discipline includes. */
 int inv_ldisc_ioctls(struct inventory *inv, const char *src, const char *header,
 		     const char *ldisc, char *err, size_t errlen)

@@ -83,7 +83,8 @@ ATF_TC_HEAD(reads_real_headers, tc)
 			  "defines it, N_GSM0710 registered by n_gsm.c with its GSMIOC ioctls, "
 			  "IUTF8 in c_iflag, N_SLIP not built for want of CONFIG_SLIP, the 8250's "
 			  "rx_trig_bytes, /proc/tty/drivers, the tty sysctls and pty.c's fdinfo "
-			  "key; the suite's pty/t_peer uses TIOCGPTPEER");
+			  "key, the VT's KDGKBENT (linux/kd.h) and VT_WAITEVENT (linux/vt.h) "
+			  "built with drivers/tty/vt; the suite's pty/t_peer uses TIOCGPTPEER");
 	atf_tc_set_md_var(tc, "timeout", INV_TIMEOUT);
 }
 ATF_TC_BODY(reads_real_headers, tc)
@@ -126,6 +127,19 @@ ATF_TC_BODY(reads_real_headers, tc)
 	ATF_CHECK_STREQ(it->handlers, "n_gsm.c");
 	ATF_CHECK_MATCH("^include/uapi/linux/gsmmux.h:", item(&inv, "GSMIOC_SETCONF")->src);
 	ATF_CHECK_STREQ(item(&inv, "GSMIOC_SETCONF")->group, "linux/gsmmux.h (N_GSM0710)");
+	/* The VT's requests, read from linux/kd.h and linux/vt.h, built with
+	 * drivers/tty/vt; kd.h's mode values are not requests. */
+	it = item(&inv, "KDGKBENT");
+	ATF_CHECK_EQ(it->kind, INV_IOCTL);
+	ATF_CHECK_MATCH("^include/uapi/linux/kd.h:[0-9]+$", it->src);
+	ATF_CHECK_STREQ(it->group, "linux/kd.h (vt)");
+	ATF_CHECK_MSG(!it->not_built, "KDGKBENT not built: %s", it->not_built);
+	ATF_CHECK(strstr(it->handlers, "vt_ioctl.c"));
+	ATF_CHECK_MATCH("^include/uapi/linux/vt.h:[0-9]+$", item(&inv, "VT_WAITEVENT")->src);
+	ATF_CHECK_MSG(used_by(item(&inv, "VT_GETSTATE"), "vt/t_vt_ioctl:"),
+		      "VT_GETSTATE: vt/t_vt_ioctl not among its cases");
+	ATF_CHECK(!inv_find(&inv, "K_MEDIUMRAW"));
+	ATF_CHECK(!inv_find(&inv, "UNI_DIRECT_BASE"));
 	it = item(&inv, "N_SLIP");
 	ATF_CHECK_MSG(it->not_built && strstr(it->not_built, "CONFIG_SLIP is not set"),
 		      "N_SLIP: %s", it->not_built ? it->not_built : "built");
@@ -289,7 +303,8 @@ ATF_TC_HEAD(config_decides_built, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "The config decides what is built: with CONFIG_N_GSM "
 			  "unset, N_GSM0710 is not built (naming the symbol and the Makefile), "
-			  "its GSMIOC ioctls and gsmtty driver are gone, N_HDLC stays");
+			  "its GSMIOC ioctls and gsmtty driver are gone, N_HDLC stays; with CONFIG_VT "
+			  "unset, the VT's requests (KDGKBENT) are not built, naming it");
 	atf_tc_set_md_var(tc, "timeout", INV_TIMEOUT);
 }
 ATF_TC_BODY(config_decides_built, tc)
@@ -300,17 +315,29 @@ ATF_TC_BODY(config_decides_built, tc)
 	ATF_REQUIRE(inv_find(&inv, "gsmtty"));
 	char *conf = ku_read_file(inv.config, NULL);
 	ATF_REQUIRE_MSG(conf, "%s: %s", inv.config, strerror(errno));
-	char *on = strstr(conf, "\nCONFIG_N_GSM=y\n");
-	ATF_REQUIRE_MSG(on, "%s has no CONFIG_N_GSM=y", inv.config);
 	struct rbuf b = { 0 };
-	rbuf_addn(&b, conf, (size_t)(on - conf));
-	rbuf_add(&b, "\n# CONFIG_N_GSM is not set\n");
-	rbuf_add(&b, on + strlen("\nCONFIG_N_GSM=y\n"));
+	/* N_GSM and VT off, each line replaced where it stands */
+	static const char *const off[] = { "N_GSM", "VT" };
+	for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
+		char set[64], unset[64];
+		snprintf(set, sizeof set, "\nCONFIG_%s=y\n", off[i]);
+		snprintf(unset, sizeof unset, "\n# CONFIG_%s is not set\n", off[i]);
+		char *on = strstr(conf, set);
+		ATF_REQUIRE_MSG(on, "%s has no %s", inv.config, set + 1);
+		rbuf_free(&b);
+		rbuf_addn(&b, conf, (size_t)(on - conf));
+		rbuf_add(&b, unset);
+		rbuf_add(&b, on + strlen(set));
+		free(conf);
+		conf = xstrdup(rbuf_str(&b));
+	}
 	free(conf);
 	inv_free(&inv);
 	put_file("./no-gsm.config", rbuf_str(&b));
 	rbuf_free(&b);
-	build(tc, &inv, "./no-gsm.config", NULL, NULL);
+	/* the real reasons name VT items, which this config does not build */
+	data_dir(tc, "./data", "", "");
+	build(tc, &inv, "./no-gsm.config", NULL, "./data");
 	const struct inv_item *it = item(&inv, "N_GSM0710");
 	ATF_CHECK_MSG(it->not_built && strstr(it->not_built, "CONFIG_N_GSM is not set") &&
 		      strstr(it->not_built, "drivers/tty/Makefile"), "N_GSM0710: %s",
@@ -318,6 +345,9 @@ ATF_TC_BODY(config_decides_built, tc)
 	ATF_CHECK(!inv_find(&inv, "GSMIOC_SETCONF"));
 	ATF_CHECK(!inv_find(&inv, "gsmtty"));
 	ATF_CHECK_EQ(item(&inv, "N_HDLC")->not_built, NULL);
+	it = item(&inv, "KDGKBENT");
+	ATF_CHECK_MSG(it->not_built && strstr(it->not_built, "CONFIG_VT is not set"),
+		      "KDGKBENT: %s", it->not_built ? it->not_built : "built");
 	inv_free(&inv);
 }
 
