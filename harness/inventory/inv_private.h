@@ -58,7 +58,7 @@ int inv_uses(struct inventory *inv, const char *suite, const char *libc_file,
 	     const char *trace, char *err, size_t errlen);
 
 /* ---- notes.c: fixtures/inventory/unreachable and uart ---- */
-int inv_notes(struct inventory *inv, const char *path, bool uart, char *err,
+int inv_notes(struct inventory *inv, const char *path, bool uart, bool own_config, char *err,
 	      size_t errlen);
 
 /* The line at *cursor, NUL-terminated in place; *cursor moves past it;

@@ -205,11 +205,11 @@ int inv_build(const struct inv_opts *o, struct inventory *inv, char *err, size_t
 	kconf_free(c);
 	if (!rc) {
 		snprintf(p, sizeof p, "%s/unreachable", data);
-		rc = inv_notes(inv, p, false, err, errlen);
+		rc = inv_notes(inv, p, false, !o->config, err, errlen);
 	}
 	if (!rc) {
 		snprintf(p, sizeof p, "%s/uart", data);
-		rc = inv_notes(inv, p, true, err, errlen);
+		rc = inv_notes(inv, p, true, !o->config, err, errlen);
 	}
 	if (!rc) {
 		snprintf(p, sizeof p, "%s/libc", data);

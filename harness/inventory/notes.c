@@ -3,7 +3,9 @@
  * fixtures/inventory/unreachable (why no case can reach the item in a
  * guest) and fixtures/inventory/uart (why only a UART shows what the item
  * does).  A line naming no item of the inventory is an error: the kernel
- * source moved on, or the line is wrong (inv_private.h). */
+ * source moved on, or the line is wrong (inv_private.h).  So is a line for
+ * an item ttypot's own config does not build; under a config of the
+ * user's (--config) such a line is only not shown. */
 #include "inv_private.h"
 #include "rbuf.h"
 
@@ -12,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int inv_notes(struct inventory *inv, const char *path, bool uart, char *err, size_t errlen)
+int inv_notes(struct inventory *inv, const char *path, bool uart, bool own_config, char *err,
+	      size_t errlen)
 {
 	char *text = inv_read(path, err, errlen);
 	if (!text)
@@ -36,6 +39,8 @@ int inv_notes(struct inventory *inv, const char *path, bool uart, char *err, siz
 				 path, lineno, line);
 		else if (*slot)
 			snprintf(err, errlen, "%s:%d: %s is listed twice", path, lineno, line);
+		else if (it->not_built && !own_config)
+			rc = 0, slot = NULL;
 		else if (it->not_built)
 			snprintf(err, errlen, "%s:%d: %s is not built by this config (%s): it "
 				 "needs no reason here", path, lineno, line, it->not_built);
@@ -44,7 +49,7 @@ int inv_notes(struct inventory *inv, const char *path, bool uart, char *err, siz
 				 lineno, line);
 		else
 			rc = 0;
-		if (!rc)
+		if (!rc && slot)
 			*slot = xstrdup(reason);
 	}
 	free(text);
