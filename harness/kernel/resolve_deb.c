@@ -5,10 +5,13 @@
 #include "proc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define APT_DEADLINE_MS (15 * 60 * 1000)
@@ -158,6 +161,49 @@ out:
 	return rc;
 }
 
+/* The locks apt and dpkg hold while they rewrite the package lists, the
+ * package cache or the status: held by a pid, or 0. */
+static pid_t
+apt_lock_holder(char *path, size_t len)
+{
+	static const char *const locks[] = {"/var/lib/apt/lists/lock",
+					    "/var/lib/dpkg/lock-frontend",
+					    "/var/cache/apt/archives/lock"};
+	for (size_t i = 0; i < sizeof locks / sizeof *locks; i++) {
+		int fd = open(locks[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+		int rc = fcntl(fd, F_GETLK, &fl);
+		close(fd);
+		if (rc == 0 && fl.l_type != F_UNLCK) {
+			snprintf(path, len, "%s", locks[i]);
+			return fl.l_pid;
+		}
+	}
+	return 0;
+}
+
+/* Until no apt or dpkg holds its locks (an install beside us, as t_deb's
+ * autopkgtest does in make check), at most APT_DEADLINE_MS. */
+static void
+wait_apt_idle(const char *what)
+{
+	double t0 = proc_now(), said = t0;
+	char path[64];
+	pid_t pid;
+	while ((pid = apt_lock_holder(path, sizeof path)) &&
+	       proc_now() - t0 < APT_DEADLINE_MS / 1000.0) {
+		if (proc_now() - said >= 30) {
+			ku_progress("%s: waiting for apt (pid %d holds %s, %.0f s so far)",
+				    what, (int)pid, path, proc_now() - t0);
+			said = proc_now();
+		}
+		struct timespec ts = {0, 200 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
 struct download_job {
 	const char *spec, *exact, *base;
 };
@@ -176,9 +222,14 @@ download_into(const char *tmpdir, void *arg, char *err, size_t errlen)
 	double t0 = proc_now();
 	const char *dargv[] = {"apt-get", "download", "-q", j->exact, NULL};
 	struct proc_opts d = {.cwd = tmpdir, .deadline_ms = APT_DEADLINE_MS};
-	proc_run(dargv, &d, r);
 	char got[PATH_MAX];
 	ku_fmt(got, sizeof got, "%s/%s", tmpdir, j->base);
+	proc_run(dargv, &d, r);
+	if ((r->status != 0 || !ku_is_file(got)) && !r->timed_out) {
+		/* as resolve_pkg's apt-cache: another apt rewriting its lists */
+		wait_apt_idle(j->spec);
+		proc_run(dargv, &d, r);
+	}
 	int rc = 0;
 	if (r->status != 0 || !ku_is_file(got)) {
 		char l[300];
@@ -222,9 +273,18 @@ resolve_pkg(const struct kspec *s, const char *pkg, const char *pinned,
 			       NULL};
 	struct proc_opts so = {.deadline_ms = 60000};
 	char version[256] = "", filename[1024] = "";
-	if (proc_run(sargv, &so, r) != 0 ||
-	    !control_field(r->out, "Version", version, sizeof version) ||
-	    !control_field(r->out, "Filename", filename, sizeof filename)) {
+	bool known = false;
+	for (int attempt = 0; !known && attempt < 2; attempt++) {
+		/* Lists or a package cache that another apt is rewriting
+		 * read as no such package (seen in make check beside t_deb):
+		 * once more when apt is idle. */
+		if (attempt)
+			wait_apt_idle(s->text);
+		known = proc_run(sargv, &so, r) == 0 &&
+			control_field(r->out, "Version", version, sizeof version) &&
+			control_field(r->out, "Filename", filename, sizeof filename);
+	}
+	if (!known) {
 		snprintf(err, errlen, "kernel spec '%s': unknown package %s "
 			 "(apt-cache has no such package/version; run "
 			 "apt-get update?)", s->text, want);
