@@ -307,12 +307,22 @@ capture_run(char *const argv[], const char *dir, int deadline_s,
 	    struct rbuf *out, struct rbuf *errout, char *err, size_t errlen)
 {
 	/* A clean environment: nothing of the caller's leaks into outputs
-	 * that end up in reports. */
+	 * that end up in reports.  The caches are passed on: under make check
+	 * (harness/run-check.sh) they are the user's, whatever HOME Kyua gives
+	 * a case, so that no test downloads or builds a kernel again. */
 	const char *home = getenv("HOME");
-	char homev[1024];
+	char homev[1024], cachev[1024], ccachev[1024];
 	snprintf(homev, sizeof homev, "HOME=%s", home ? home : "/root");
-	char *envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
-			homev, "LC_ALL=C", "TERM=dumb", NULL};
+	char *envp[8] = {"PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+			 homev, "LC_ALL=C", "TERM=dumb", NULL};
+	size_t ne = 4;
+	const char *c = getenv("TTYPOT_CACHE"), *cc = getenv("CCACHE_DIR");
+	if (c && *c && snprintf(cachev, sizeof cachev, "TTYPOT_CACHE=%s", c) < (int)sizeof cachev)
+		envp[ne++] = cachev;
+	if (cc && *cc &&
+	    snprintf(ccachev, sizeof ccachev, "CCACHE_DIR=%s", cc) < (int)sizeof ccachev)
+		envp[ne++] = ccachev;
+	envp[ne] = NULL;
 	struct proc_opts o = {.cwd = dir, .envp = envp,
 			      .deadline_ms = deadline_s * 1000};
 	struct rbuf ebuf = {0};

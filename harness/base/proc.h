@@ -64,7 +64,8 @@ int proc_kill(pid_t pid, int grace_ms);
 void proc_kill_live_groups(void);
 
 /* Run argv[0] (looked up in a fixed PATH) in dir (NULL: current) with a
- * clean environment, stdin /dev/null, stdout into out, stderr into errout
+ * clean environment (PATH, HOME, LC_ALL, TERM, and TTYPOT_CACHE and CCACHE_DIR
+ * when set), stdin /dev/null, stdout into out, stderr into errout
  * (either may be NULL: then discarded).  Returns the exit status (0..255),
  * or -1 with a message in err (could not start, killed by a signal,
  * deadline passed); a non-zero exit also leaves a message in err. */
