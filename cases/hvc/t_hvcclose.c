@@ -12,8 +12,8 @@
  *
  * The USB end sends nothing while the hvc's host end is closed: its
  * datagram to the closed end's port draws an ICMP port-unreachable, and
- * QEMU's udp chardev stops reading on the error (measured: the link's
- * hvc-to-USB direction stayed dead after the reopen). */
+ * the link stayed dead both ways after the reopen (measured, QEMU 7.2,
+ * 6.1.0-57 guest). */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,7 +28,8 @@
 #include "tp_hvc.h"
 #include "tp_host.h"
 
-/* Enough for 20 rounds under TCG on a loaded host (a round: ~2-5 s). */
+/* Enough for 20 rounds under TCG on a loaded host (a round: ~1 s, 19 s for
+ * 20 measured on 6.1.0-57 and 6.12). */
 #define CLOSE_TIMEOUT_S 600
 /* What a writer writes with the host end closed: twice the hvc's output
  * buffer (a page, virtio_console's hvc_alloc). */
