@@ -60,19 +60,51 @@ channel_raw(int fd)
 	tcflush(fd, TCIOFLUSH);
 }
 
-/* Send one request; wait for its answer line.  false on no answer within
- * timeout_ms; else the answer after the id in ans. */
+/* Write a request line without failing the case (at its end, from
+ * atexit); false when it could not be written within timeout_ms. */
 static bool
-exchange(int timeout_ms, const char *req, char *ans, size_t anslen)
+send_soft(const char *line, size_t n, int timeout_ms)
+{
+	long long deadline = tp_now_ms() + timeout_ms;
+	while (n > 0) {
+		ssize_t w = write(host.fd, line, n);
+		if (w > 0) {
+			line += w;
+			n -= (size_t)w;
+			continue;
+		}
+		int left = (int)(deadline - tp_now_ms());
+		if ((w < 0 && errno != EAGAIN && errno != EINTR) || left <= 0)
+			return false;
+		tp_poll1(host.fd, POLLOUT, left);
+	}
+	return true;
+}
+
+/* Send one request; wait for its answer line.  false on no answer within
+ * timeout_ms; else the answer after the id in ans.  soft: a broken
+ * channel is a false too, never a failure. */
+static bool
+exchange(int timeout_ms, const char *req, char *ans, size_t anslen,
+	 bool soft)
 {
 	char id[32], line[512];
 	int n;
 
 	snprintf(id, sizeof(id), "%ld.%u", (long)getpid(), ++host.seq);
 	n = snprintf(line, sizeof(line), "ttypot-req %s %s\n", id, req);
-	if (n <= 0 || (size_t)n >= sizeof(line))
+	if (n <= 0 || (size_t)n >= sizeof(line)) {
+		if (soft)
+			return false;
 		atf_tc_fail("request too long: %s", req);
-	tp_write_all(host.fd, line, (size_t)n, "a request to the host side");
+	}
+	if (soft) {
+		if (!send_soft(line, (size_t)n, timeout_ms))
+			return false;
+	} else {
+		tp_write_all(host.fd, line, (size_t)n, "a request to the host "
+			     "side");
+	}
 
 	char want[48];
 	size_t wl = (size_t)snprintf(want, sizeof(want), "ttypot-ans %s ", id);
@@ -87,6 +119,8 @@ exchange(int timeout_ms, const char *req, char *ans, size_t anslen)
 		ssize_t r = read(host.fd, &c, 1);
 		if (r < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
+		if (r <= 0 && soft)
+			return false;
 		if (r <= 0)
 			atf_tc_fail("reading the host side's answer on %s: %s",
 				    host.path, r == 0 ? "EOF" : strerror(errno));
@@ -124,7 +158,8 @@ tp_host_require(const atf_tc_t *tc, const char *action)
 		host.fd = fd; /* closed when the case process exits */
 		lock_channel(fd);
 		channel_raw(fd);
-		if (!exchange(TP_HOST_HELLO_MS, "hello", ans, sizeof(ans)))
+		if (!exchange(TP_HOST_HELLO_MS, "hello", ans, sizeof(ans),
+			      false))
 			atf_tc_skip("no host side answered hello on %s within "
 				    "%d ms", host.path, TP_HOST_HELLO_MS);
 		if (strncmp(ans, "ok ", 3) != 0)
@@ -152,7 +187,7 @@ tp_host_ask(int timeout_ms, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(req, sizeof(req), fmt, ap);
 	va_end(ap);
-	if (!exchange(timeout_ms, req, ans, sizeof(ans)))
+	if (!exchange(timeout_ms, req, ans, sizeof(ans), false))
 		atf_tc_fail("the host side did not answer \"%s\" within %d ms",
 			    req, timeout_ms);
 	if (strcmp(ans, "ok") != 0 && strncmp(ans, "ok ", 3) != 0)
@@ -161,6 +196,16 @@ tp_host_ask(int timeout_ms, const char *fmt, ...)
 	snprintf(host.detail, sizeof(host.detail), "%s",
 		 ans[2] == ' ' ? ans + 3 : "");
 	return host.detail;
+}
+
+bool
+tp_host_try(int timeout_ms, const char *req)
+{
+	char ans[512];
+
+	return host.fd >= 0 && exchange(timeout_ms, req, ans, sizeof(ans),
+					true) &&
+	       (strcmp(ans, "ok") == 0 || strncmp(ans, "ok ", 3) == 0);
 }
 
 void

@@ -14,6 +14,7 @@
 #ifndef TP_HOST_H
 #define TP_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ttypot.h"
@@ -31,6 +32,10 @@ void tp_host_require(const atf_tc_t *tc, const char *action);
  * (a static buffer, until the next request).  After tp_host_require. */
 const char *tp_host_ask(int timeout_ms, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* As tp_host_ask of a fixed request, for restoring at a case's end (an
+ * atexit handler, after a failure): never fails the case; true on "ok". */
+bool tp_host_try(int timeout_ms, const char *req);
 
 /* The name the host side knows a UART by: its PCI function as sysfs names
  * it (0000:00:10.0), else its tty name (ttyS1) for a lab's own host side. */

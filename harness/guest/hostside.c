@@ -351,6 +351,53 @@ act_plug(struct hostside *h, char *args, char *ans, size_t len)
 		snprintf(ans, len, "ok %.60s", d->name);
 }
 
+/* The backend "open" gives a closed chardev back: its UDP ends. */
+static json_t *
+udp_backend(const struct hostside_dev *d)
+{
+	char port[16], local[16];
+	snprintf(port, sizeof port, "%d", d->udp_port);
+	snprintf(local, sizeof local, "%d", d->udp_localport);
+	return json_pack("{s:s,s:{s:{s:s,s:{s:s,s:s}},s:{s:s,s:{s:s,s:s}}}}",
+			 "type", "udp", "data",
+			 "remote", "type", "inet", "data", "host", "127.0.0.1",
+			 "port", port,
+			 "local", "type", "inet", "data", "host", "127.0.0.1",
+			 "port", local);
+}
+
+/* close DEV / open DEV: the host end of the device's chardev goes away
+ * (chardev-change to a null backend: what the guest writes is dropped,
+ * nothing comes in) and comes back (chardev-change to the UDP backend it
+ * was started with).  The device stays plugged: a console whose terminal
+ * closed. */
+static void
+act_chardev(struct hostside *h, bool open, char *args, char *ans, size_t len)
+{
+	char err[300];
+	const struct hostside_dev *d = dev_of(h, strtok(args, " "));
+	if (!d || !d->udp_localport) {
+		snprintf(ans, len, "fail no-such-device %.60s", args);
+		return;
+	}
+	json_t *be = open ? udp_backend(d)
+			  : json_pack("{s:s,s:{}}", "type", "null", "data");
+	if (!qmp_ok(h, "chardev-change", json_pack("{s:s,s:o}", "id",
+		    d->chardev, "backend", be), err, sizeof err))
+		snprintf(ans, len, "fail %.150s", err);
+	else
+		snprintf(ans, len, "ok %.60s", d->name);
+}
+
+static bool
+can_close(const struct hostside *h)
+{
+	for (int i = 0; i < h->n_devs; i++)
+		if (h->devs[i].udp_localport)
+			return true;
+	return false;
+}
+
 /* wake SECONDS: wake the guest (system_wakeup) once it is suspended, if
  * that happens within SECONDS. */
 static void
@@ -442,7 +489,8 @@ request(struct hostside *h, char *line)
 	h->requests++;
 	if (!strcmp(action, "hello"))
 		snprintf(ans, sizeof ans, "ok ttypot-qemu actions=hello,break,"
-			 "wake,key%s", h->n_devs ? ",unplug,plug" : "");
+			 "wake,key%s%s", h->n_devs ? ",unplug,plug" : "",
+			 can_close(h) ? ",close,open" : "");
 	else if (h->qmp < 0)
 		snprintf(ans, sizeof ans, "fail QEMU's monitor is not "
 			 "connected");
@@ -456,6 +504,10 @@ request(struct hostside *h, char *line)
 		act_unplug(h, args, ans, sizeof ans);
 	else if (!strcmp(action, "plug") && h->n_devs)
 		act_plug(h, args, ans, sizeof ans);
+	else if (!strcmp(action, "close") && can_close(h))
+		act_chardev(h, false, args, ans, sizeof ans);
+	else if (!strcmp(action, "open") && can_close(h))
+		act_chardev(h, true, args, ans, sizeof ans);
 	else
 		snprintf(ans, sizeof ans, "unknown %.60s", action);
 	char out[HOSTSIDE_LINE_MAX + 64];

@@ -24,7 +24,9 @@ struct hostside_uart {
 };
 
 /* A guest device the host may unplug and plug back (QMP device_del,
- * device_add): the name a request gives and how QEMU knows it. */
+ * device_add), and whose chardev's host end it may close and open again
+ * (QMP chardev-change to a null backend and back to its UDP one): the
+ * name a request gives and how QEMU knows it. */
 struct hostside_dev {
 	const char *name;    /* "usb" */
 	const char *id;      /* "usbser" (device_del's id) */
@@ -32,6 +34,8 @@ struct hostside_dev {
 	const char *chardev; /* "us" */
 	const char *bus;     /* "xhci.0" */
 	bool always_plugged; /* usb-serial's always-plugged=on */
+	int udp_port;        /* the chardev's UDP peer port on 127.0.0.1 */
+	int udp_localport;   /* and its own; 0: no close or open */
 };
 
 #define HOSTSIDE_MAX_UARTS 4
@@ -70,7 +74,7 @@ int hostside_listen(struct hostside *h, const char *dir,
 		    const char *who, char *err, size_t errlen);
 
 /* The devices "unplug" and "plug" may name (none: the actions are not
- * offered). */
+ * offered); "close" and "open" name those with a udp_localport. */
 void hostside_devices(struct hostside *h, const struct hostside_dev *devs,
 		      int n_devs);
 

@@ -300,9 +300,10 @@ boot:
 	 * for the chardev to report "opened" before it attaches a usb-serial,
 	 * and on a udp chardev the guest never saw the device (measured). */
 	bool vports = !strcmp(qa->arch, "x86_64");
-	static const struct hostside_dev vdevs[] = {
-		{"hvc", "hvcport", "virtconsole", "hv", "vser.0", false},
-		{"usb", "usbser", "usb-serial", "us", "xhci.0", true}};
+	const struct hostside_dev vdevs[] = {
+		{"hvc", "hvcport", "virtconsole", "hv", "vser.0", false,
+		 udp[3], udp[2]},
+		{"usb", "usbser", "usb-serial", "us", "xhci.0", true, 0, 0}};
 	struct hostside hs;
 	char herr[256];
 	/* Without it (it cannot listen) the cases that ask skip. */

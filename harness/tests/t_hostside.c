@@ -70,6 +70,20 @@ fake_qmp(const char *path, int logfd)
 			size_t l = strlen(id);
 			snprintf(id + l, sizeof id - l, "%s%s", l ? "-" : "", k);
 		}
+		/* chardev-change: the backend's type and ports after the id. */
+		p = strstr(line, "\"backend\":{\"type\":\"");
+		if (p && !strcmp(cmd, "chardev-change")) {
+			char t[32] = "";
+			sscanf(p + 19, "%31[^\"]", t);
+			size_t l = strlen(id);
+			snprintf(id + l, sizeof id - l, " %s", t);
+			for (char *q = strstr(p, "\"port\":\""); q;
+			     q = strstr(q + 8, "\"port\":\"")) {
+				sscanf(q + 8, "%31[^\"]", t);
+				l = strlen(id);
+				snprintf(id + l, sizeof id - l, " %s", t);
+			}
+		}
 		dprintf(logfd, "%s%s%s\n", cmd, id[0] ? " " : "", id);
 		/* An event first: the runner must skip it. */
 		dprintf(fd, "{\"event\": \"NOISE\", \"data\": {}}\r\n");
@@ -79,7 +93,7 @@ fake_qmp(const char *path, int logfd)
 		if (del && !strcmp(id, "usbser"))
 			dprintf(fd, "{\"event\": \"DEVICE_DELETED\", \"data\": "
 				"{\"device\": \"usbser\"}}\r\n");
-		if (!strcmp(cmd, "chardev-send-break") && !strcmp(id, "refuse"))
+		if (!strncmp(cmd, "chardev-", 8) && !strncmp(id, "refuse", 6))
 			dprintf(fd, "{\"error\": {\"class\": \"DeviceNotFound\", "
 				"\"desc\": \"Chardev 'refuse' not found\"}}\r\n");
 		else if (!strcmp(cmd, "query-status"))
@@ -342,8 +356,8 @@ ATF_TC_BODY(unplug_and_plug, tc)
 {
 	(void)tc;
 	static const struct hostside_dev devs[] = {
-		{"hvc", "hvcport", "virtconsole", "hv", "vser.0", false},
-		{"usb", "usbser", "usb-serial", "us", "xhci.0", true}};
+		{"hvc", "hvcport", "virtconsole", "hv", "vser.0", false, 0, 0},
+		{"usb", "usbser", "usb-serial", "us", "xhci.0", true, 0, 0}};
 	struct rig r;
 	rig_up(&r);
 	hostside_devices(&r.hs, devs, 2);
@@ -357,6 +371,44 @@ ATF_TC_BODY(unplug_and_plug, tc)
 	ATF_CHECK_STREQ(qmp_log(&r), "qmp_capabilities\n"
 			"device_del usbser\ndevice_del hvcport\n"
 			"device_add usbser\n");
+	rig_down(&r);
+}
+
+ATF_TC(close_and_open);
+ATF_TC_HEAD(close_and_open, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "with devices that have UDP ends, hello "
+			  "offers close and open; close DEV is chardev-change "
+			  "of its chardev to a null backend, open DEV back to "
+			  "udp with the ports it was started with; a device "
+			  "without UDP ends or unknown is refused without a "
+			  "monitor command, and QEMU's refusal is a fail "
+			  "naming it");
+}
+ATF_TC_BODY(close_and_open, tc)
+{
+	(void)tc;
+	static const struct hostside_dev devs[] = {
+		{"hvc", "hvcport", "virtconsole", "hv", "vser.0", false,
+		 40003, 40002},
+		{"usb", "usbser", "usb-serial", "us", "xhci.0", true, 0, 0},
+		{"bad", "badport", "virtconsole", "refuse", "vser.0", false,
+		 1, 2}};
+	struct rig r;
+	rig_up(&r);
+	hostside_devices(&r.hs, devs, 3);
+	ATF_CHECK_STREQ(ask(&r, "6.1", "hello"), "ok ttypot-qemu actions="
+			"hello,break,wake,key,unplug,plug,close,open");
+	ATF_CHECK_STREQ(ask(&r, "6.2", "close hvc"), "ok hvc");
+	ATF_CHECK_STREQ(ask(&r, "6.3", "open hvc"), "ok hvc");
+	ATF_CHECK_STREQ(ask(&r, "6.4", "close usb"), "fail no-such-device usb");
+	ATF_CHECK_STREQ(ask(&r, "6.5", "open disk"), "fail no-such-device disk");
+	ATF_CHECK_STREQ(ask(&r, "6.6", "close bad"), "fail QEMU refused "
+			"chardev-change: Chardev 'refuse' not found");
+	ATF_CHECK_STREQ(qmp_log(&r), "qmp_capabilities\n"
+			"chardev-change hv null\n"
+			"chardev-change hv udp 40003 40002\n"
+			"chardev-change refuse null\n");
 	rig_down(&r);
 }
 
@@ -430,6 +482,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, wake_when_suspended);
 	ATF_TP_ADD_TC(tp, key_sends_qcodes);
 	ATF_TP_ADD_TC(tp, unplug_and_plug);
+	ATF_TP_ADD_TC(tp, close_and_open);
 	ATF_TP_ADD_TC(tp, deep_directory);
 	return atf_no_error();
 }
