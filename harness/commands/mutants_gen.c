@@ -621,9 +621,12 @@ static void seed_build(const char *cache, const char *user_tree, const char *tre
 		ok = mseed_check(pristine, user_tree, &differ, why, sizeof why);
 		if (ok == 1 && mseed_refresh(tree, rbuf_str(&differ), why, sizeof why) < 0)
 			ok = -1;
-		if (ok == 1)
-			ku_progress("mutants: %s differs from src:%s in C files only (%.0f s): %s",
+		if (ok == 1 && differ.len)
+			ku_progress("mutants: %s differs from src:%s in C files only (%.0f s): %.300s",
 				    user_tree, GEN_SOURCE, proc_now() - t0, rbuf_str(&differ));
+		else if (ok == 1)
+			ku_progress("mutants: %s holds the files of src:%s (%.0f s)", user_tree,
+				    GEN_SOURCE, proc_now() - t0);
 		rbuf_free(&differ);
 	}
 	if (ok == 1)

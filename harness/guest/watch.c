@@ -92,10 +92,18 @@ struct seen {
 };
 
 /* The lines a kernel prints when it dies in a task (die(), BUG()): x86
- * prints "Oops: " before every oops, arm64 "Internal error: Oops". A
- * WARN or a "BUG: sleeping function" is not one: the kernel goes on. */
+ * prints "Oops: " before every oops, arm64 "Internal error: Oops"; and
+ * those it prints when a CPU or a task no longer gets on (an RCU stall, a
+ * soft lockup, a hung task: a mutant looping in n_tty_read showed the
+ * first, then nothing for good).  A WARN or a "BUG: sleeping function" is
+ * not one: the kernel goes on.  A guest starved by a loaded host may print
+ * a stall and go on: only silence after the mark counts, and a mutation
+ * run confirms a dead kernel on a second boot. */
 static const char *const oops_marks[] = { "Oops: ", "kernel BUG at ",
-					  "Unable to handle kernel " };
+					  "Unable to handle kernel ",
+					  "detected stalls on CPUs/tasks",
+					  "BUG: soft lockup",
+					  "blocked for more than" };
 
 static void
 note_oops(struct seen *s, const char *line, size_t len)
@@ -104,6 +112,13 @@ note_oops(struct seen *s, const char *line, size_t len)
 		const char *m = memmem(line, len, oops_marks[i], strlen(oops_marks[i]));
 		if (!m)
 			continue;
+		/* the whole line but its timestamp ("rcu: INFO: rcu_sched ...") */
+		const char *ts = line[0] == '[' ? memchr(line, ']', (size_t)(m - line)) : NULL;
+		if (ts) {
+			m = ts + 1;
+			while (m < line + len && *m == ' ')
+				m++;
+		}
 		size_t n = len - (size_t)(m - line);
 		while (n && (m[n - 1] == '\n' || m[n - 1] == '\r'))
 			n--;
@@ -189,7 +204,7 @@ watch_run(struct watch *w, struct run_outcome *out)
 		}
 		double quiet = s.now - (s.t_output > s.t_oops ? s.t_output : s.t_oops);
 		if (w->oops_silence_s > 0 && s.oops && !s.end && quiet > w->oops_silence_s) {
-			ku_progress("%s: the kernel Oopsed (%s) and has said nothing for "
+			ku_progress("%s: the kernel failed (%s) and has said nothing for "
 				    "%d s: it is dead, stopping it", w->who, s.oops_line,
 				    w->oops_silence_s);
 			proc_kill(w->pid, 1000);
@@ -258,7 +273,7 @@ watch_run(struct watch *w, struct run_outcome *out)
 		snprintf(out->err, sizeof out->err, "%s printed no kernel banner "
 			 "within %d s", w->who, w->banner_s);
 	if (out->oops_silent)
-		snprintf(out->err, sizeof out->err, "the kernel Oopsed (%s) and then "
+		snprintf(out->err, sizeof out->err, "the kernel failed (%s) and then "
 			 "said nothing for %d s: stopped as dead", s.oops_line,
 			 w->oops_silence_s);
 	if (boot_late && out->end == RUN_TIMEOUT)

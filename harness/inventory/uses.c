@@ -329,6 +329,12 @@ static void match_case(struct scan *sc, const struct closure *c, const char *cas
 			if (inv->items[i].kind == INV_DRIVER &&
 			    !strncmp(inv->items[i].group, "UART driver", 11))
 				use(&inv->items[i], cas, drv);
+	/* every hvc case opens the hvc the virtio console port names in sysfs
+	 * (atf/tp_hvc.c), a path no string of the case spells */
+	if (!strcmp(area, "hvc"))
+		for (size_t i = 0; i < inv->nitems; i++)
+			if (inv->items[i].kind == INV_DRIVER && !strcmp(inv->items[i].name, "hvc"))
+				use(&inv->items[i], cas, drv);
 }
 
 /* ---- the libc file ---- */

@@ -192,6 +192,7 @@ watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int banner
 	memset(out, 0, sizeof *out);
 	snprintf(out->console_path, sizeof out->console_path, "console");
 	ATF_REQUIRE_EQ(ku_write_file("results", "", 0), 0);
+	ATF_REQUIRE_EQ(ku_write_file("console", "", 0), 0); /* this guest's lines only */
 	ATF_REQUIRE_EQ(watch_spawn(argv, &po, &o, "results", "guest", true, NULL, out), 0);
 }
 
@@ -201,13 +202,18 @@ watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int banner
 	"echo '[    2.102] Oops: Oops: 0000 [#1] PREEMPT SMP NOPTI' >&2\n" \
 	"echo '[    2.103] RIP: 0010:tty_port_default_receive_buf+0x1c/0x70' >&2\n"
 
+#define STALL_LINES \
+	"echo '[   26.975] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:' >&2\n" \
+	"echo '[   26.981] CPU: 0 UID: 0 PID: 115 Comm: t_echo Not tainted 6.12.118+' >&2\n"
+
 ATF_TC(oops_then_silence_is_dead);
 ATF_TC_HEAD(oops_then_silence_is_dead, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "with oops_silence_s, a guest whose console shows an "
 			  "Oops and then nothing more is stopped once that long has passed, as "
-			  "RUN_PANIC naming the Oops, not at the deadline; a guest that goes on "
-			  "reporting after an Oops runs to its end; without it the dead guest waits "
+			  "RUN_PANIC naming the Oops, not at the deadline, and so is one that "
+			  "reports an RCU stall; a guest that goes on reporting after an Oops or "
+			  "a stall runs to its end; without it the dead guest waits "
 			  "for the deadline (RUN_TIMEOUT)");
 	atf_tc_set_md_var(tc, "timeout", "120");
 }
@@ -226,6 +232,20 @@ ATF_TC_BODY(oops_then_silence_is_dead, tc)
 	/* Alive after the Oops: a case every second, each sooner than the
 	 * silence, then the end line. */
 	watch_guest(tc, "t=$($R now)\n$R begin uname=x arch=y cases=6\n" OOPS_LINES
+		    "for i in 1 2 3 4 5 6; do sleep 1; $R case-hex a/t_x:c$i passed 1000 ''; done\n"
+		    "$R end 0 $t\n", 3, 0, 60, &out);
+	ATF_CHECK_EQ(out.end, RUN_DONE);
+
+	/* A CPU stuck in the kernel (a mutant looping in n_tty_read): an RCU
+	 * stall and then silence is dead too. */
+	t0 = proc_now();
+	watch_guest(tc, "$R begin uname=x arch=y cases=2\n" STALL_LINES "sleep 100 &\nwait\n",
+		    3, 0, 60, &out);
+	ATF_CHECK_EQ(out.end, RUN_PANIC);
+	ATF_CHECK_MSG(proc_now() - t0 < 15, "stopped after %.1f s", proc_now() - t0);
+	ATF_CHECK_MSG(strstr(out.err, "rcu_sched detected stalls on CPUs/tasks"), "%s", out.err);
+	/* ... but a stall the guest gets over (a starved vCPU) is not */
+	watch_guest(tc, "t=$($R now)\n$R begin uname=x arch=y cases=6\n" STALL_LINES
 		    "for i in 1 2 3 4 5 6; do sleep 1; $R case-hex a/t_x:c$i passed 1000 ''; done\n"
 		    "$R end 0 $t\n", 3, 0, 60, &out);
 	ATF_CHECK_EQ(out.end, RUN_DONE);
