@@ -102,6 +102,7 @@ struct seen {
 static const char *const oops_marks[] = { "Oops: ", "kernel BUG at ",
 					  "Unable to handle kernel ",
 					  "detected stalls on CPUs/tasks",
+					  "self-detected stall on CPU",
 					  "BUG: soft lockup",
 					  "blocked for more than" };
 

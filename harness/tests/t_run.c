@@ -244,6 +244,13 @@ ATF_TC_BODY(oops_then_silence_is_dead, tc)
 	ATF_CHECK_EQ(out.end, RUN_PANIC);
 	ATF_CHECK_MSG(proc_now() - t0 < 15, "stopped after %.1f s", proc_now() - t0);
 	ATF_CHECK_MSG(strstr(out.err, "rcu_sched detected stalls on CPUs/tasks"), "%s", out.err);
+	/* the CPU's own report of its stall, as the mutant's second boot showed */
+	watch_guest(tc, "$R begin uname=x arch=y cases=2\n"
+		    "echo '[   25.630] rcu: INFO: rcu_sched self-detected stall on CPU' >&2\n"
+		    "sleep 100 &\nwait\n", 3, 0, 60, &out);
+	ATF_CHECK_EQ(out.end, RUN_PANIC);
+	ATF_CHECK_MSG(strstr(out.err, "rcu: INFO: rcu_sched self-detected stall on CPU"), "%s",
+		      out.err);
 	/* ... but a stall the guest gets over (a starved vCPU) is not */
 	watch_guest(tc, "t=$($R now)\n$R begin uname=x arch=y cases=6\n" STALL_LINES
 		    "for i in 1 2 3 4 5 6; do sleep 1; $R case-hex a/t_x:c$i passed 1000 ''; done\n"
