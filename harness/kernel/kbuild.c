@@ -129,14 +129,11 @@ log_tail(const char *path, char *out, size_t outlen, int lines)
 
 #define SEEDED_MARK "ttypot-seeded"
 
-int
-kbuild_seed(const char *from, const char *ident, const char *builddir, char *why,
+static int
+seed_locked(const char *from, const char *ident, const char *builddir, char *why,
 	    size_t whylen)
 {
 	char frag[PATH_MAX], fraghex[65], stamp[PATH_MAX + 32], vml[PATH_MAX + 32];
-	why[0] = '\0';
-	if (ku_is_dir(builddir))
-		return 0;
 	ku_fmt(stamp, sizeof stamp, "%s/ttypot.stamp", from);
 	ku_fmt(vml, sizeof vml, "%s/vmlinux", from);
 	char *st = ku_read_file(stamp, NULL);
@@ -184,6 +181,27 @@ kbuild_seed(const char *from, const char *ident, const char *builddir, char *why
 	ku_fmt(p, sizeof p, "%s/%s", builddir, SEEDED_MARK);
 	ku_write_file(p, from, strlen(from));
 	return 1;
+}
+
+int
+kbuild_seed(const char *from, const char *ident, const char *builddir, char *why,
+	    size_t whylen)
+{
+	why[0] = '\0';
+	if (ku_is_dir(builddir))
+		return 0;
+	/* from's own lock (kbuild's): a rebuild of it with another fragment
+	 * (two ttypot versions sharing the cache) never meets the copy. */
+	char lockp[PATH_MAX + 8];
+	ku_fmt(lockp, sizeof lockp, "%s.lock", from);
+	int lk = ku_lock(lockp, BUILD_DEADLINE_S, "seeding a schemata build");
+	if (lk < 0) {
+		snprintf(why, whylen, "cannot lock %s: %s", lockp, strerror(errno));
+		return -1;
+	}
+	int rc = seed_locked(from, ident, builddir, why, whylen);
+	ku_unlock(lk);
+	return rc;
 }
 
 /* One make step; output to the build log.  0 or -1 with err. */
