@@ -90,6 +90,11 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 		return FTW_CONTINUE;
 	bool same = S_ISREG(ps.st_mode) && S_ISREG(st->st_mode) && ps.st_size == st->st_size &&
 		    same_bytes(p, path, st->st_size);
+	if (S_ISLNK(ps.st_mode) && S_ISLNK(st->st_mode)) { /* a clone's own links */
+		char a[PATH_MAX], b[PATH_MAX];
+		ssize_t la = readlink(p, a, sizeof a), lb = readlink(path, b, sizeof b);
+		same = la >= 0 && la == lb && !memcmp(a, b, (size_t)la);
+	}
 	if (same)
 		return FTW_CONTINUE;
 	size_t l = strlen(rel);
