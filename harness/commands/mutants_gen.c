@@ -1024,7 +1024,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	if (dead) {
 		panic_said(r.console, said, sizeof said);
 		if (r.oops_silent)
-			snprintf(what, sizeof what, "kernel Oops, then no output for %d s: %.250s",
+			snprintf(what, sizeof what, "kernel failure, then no output for %d s: %.250s",
 				 KR_OOPS_SILENCE_S, said[0] ? said : r.err);
 		else
 			snprintf(what, sizeof what, "kernel panic: %.250s",
