@@ -129,6 +129,40 @@ log_tail(const char *path, char *out, size_t outlen, int lines)
 
 #define SEEDED_MARK "ttypot-seeded"
 
+/* What a build's ttypot.stamp holds: the source, the fragment and the
+ * flavour's fragment (flavour "" or NULL: none) it was built from. */
+static void
+stamp_text(char *out, size_t outlen, const char *identity, const char *fraghex,
+	   const char *flavour, const char *ffraghex)
+{
+	bool flavoured = flavour && *flavour;
+	snprintf(out, outlen, "source=%s\nfragment=%s\n%s%s%s%s", identity, fraghex,
+		 flavoured ? "flavour=" : "", flavoured ? flavour : "", flavoured ? " " : "",
+		 flavoured ? ffraghex : "");
+}
+
+/* ku_once's fill for kbuild_seed: from's files, without its stamp (from's
+ * identity is not the new tree's), and the seeded mark. */
+static int
+fill_seed(const char *tmpdir, void *arg, char *err, size_t errlen)
+{
+	const char *from = arg;
+	char src[PATH_MAX + 4], p[PATH_MAX + 32];
+	ku_fmt(src, sizeof src, "%s/.", from);
+	const char *argv[] = {"cp", "-a", src, tmpdir, NULL};
+	struct proc_opts o = {.deadline_ms = 20 * 60 * 1000};
+	if (proc_check(argv, &o, err, errlen) < 0)
+		return -1;
+	ku_fmt(p, sizeof p, "%s/ttypot.stamp", tmpdir);
+	unlink(p);
+	ku_fmt(p, sizeof p, "%s/%s", tmpdir, SEEDED_MARK);
+	if (ku_write_file(p, from, strlen(from)) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", p, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int
 seed_locked(const char *from, const char *ident, const char *builddir, char *why,
 	    size_t whylen)
@@ -151,7 +185,7 @@ seed_locked(const char *from, const char *ident, const char *builddir, char *why
 	 * objects) and the same config (the command-line flags a config
 	 * implies are not compared under KBUILD_NOCMDDEP). */
 	char want[PATH_MAX + 200];
-	ku_fmt(want, sizeof want, "source=%s\nfragment=%s\n", ident, fraghex);
+	stamp_text(want, sizeof want, ident, fraghex, NULL, NULL);
 	bool same = !strcmp(st, want);
 	free(st);
 	if (!same) {
@@ -159,27 +193,11 @@ seed_locked(const char *from, const char *ident, const char *builddir, char *why
 			 from);
 		return 0;
 	}
-	char tmp[PATH_MAX + 8], parent[PATH_MAX];
-	ku_fmt(tmp, sizeof tmp, "%s.seed", builddir);
-	snprintf(parent, sizeof parent, "%s", builddir);
-	char *slash = strrchr(parent, '/');
-	if (slash)
-		*slash = '\0';
-	ku_mkdir_p(parent, 0755);
-	ku_rm_rf(tmp);
-	const char *argv[] = {"cp", "-a", from, tmp, NULL};
-	struct proc_opts o = {.deadline_ms = 20 * 60 * 1000};
-	char e[300] = "";
-	if (proc_check(argv, &o, e, sizeof e) < 0 || rename(tmp, builddir) < 0) {
-		snprintf(why, whylen, "copying %s: %s", from, e[0] ? e : strerror(errno));
-		ku_rm_rf(tmp);
+	char what[PATH_MAX + 32];
+	ku_fmt(what, sizeof what, "seeding %s", builddir);
+	if (ku_once(builddir, false, what, BUILD_DEADLINE_S, fill_seed, (void *)from, why,
+		    whylen) < 0)
 		return -1;
-	}
-	char p[PATH_MAX + 32];
-	ku_fmt(p, sizeof p, "%s/ttypot.stamp", builddir);
-	unlink(p); /* from's identity is not this tree's */
-	ku_fmt(p, sizeof p, "%s/%s", builddir, SEEDED_MARK);
-	ku_write_file(p, from, strlen(from));
 	return 1;
 }
 
@@ -488,10 +506,7 @@ kbuild_steps(const char *what, const char *srcdir, const char *builddir,
 	       builddir);
 	char stamp[2048] = "";
 	if (identity)
-		snprintf(stamp, sizeof stamp, "source=%s\nfragment=%s\n%s%s%s%s",
-			 identity, fraghex, flavoured ? "flavour=" : "",
-			 flavoured ? flavour : "", flavoured ? " " : "",
-			 flavoured ? ffraghex : "");
+		stamp_text(stamp, sizeof stamp, identity, fraghex, flavour, ffraghex);
 	char *old = ku_read_file(stamp_path, NULL);
 	bool reuse = identity && old && !strcmp(old, stamp) &&
 		     ku_is_file(image);
