@@ -307,8 +307,10 @@ tp_uart_try_open(const char *path, int flags)
 	return fd;
 }
 
-int
-tp_uart_open(const char *path, int extra)
+/* Open path non-blocking as a case's tty and note its termios to put back
+ * when the case ends. */
+static struct saved_uart *
+open_saved(const char *path, int extra, int *fdp)
 {
 	int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | extra);
 	if (fd < 0)
@@ -317,6 +319,15 @@ tp_uart_open(const char *path, int extra)
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	if (tcgetattr(fd, &s->tio) != 0)
 		atf_tc_fail("tcgetattr %s: %s", path, strerror(errno));
+	*fdp = fd;
+	return s;
+}
+
+int
+tp_uart_open(const char *path, int extra)
+{
+	int fd;
+	struct saved_uart *s = open_saved(path, extra, &fd);
 	if (ioctl(fd, TIOCMGET, &s->mctrl) != 0)
 		atf_tc_fail("TIOCMGET %s: %s", path, strerror(errno));
 	s->managed = true;
@@ -329,13 +340,8 @@ tp_uart_open(const char *path, int extra)
 int
 tp_tty_open_restored(const char *path, int extra)
 {
-	int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | extra);
-	if (fd < 0)
-		atf_tc_fail("open %s: %s", path, strerror(errno));
-	struct saved_uart *s = track(fd);
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	if (tcgetattr(fd, &s->tio) != 0)
-		atf_tc_fail("tcgetattr %s: %s", path, strerror(errno));
+	int fd;
+	struct saved_uart *s = open_saved(path, extra, &fd);
 	s->managed = s->termios_only = true;
 	tp_uart_known_state(fd, path, &s->tio, extra);
 	return fd;
