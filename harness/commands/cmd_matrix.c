@@ -605,7 +605,9 @@ static bool take_resolved(struct mrun *r, struct resolver *rs, int wait_ms)
 static void run_all(struct mrun *r)
 {
 	const struct cli *o = r->o;
-	r->ro = (struct run_opts){ r->suite, r->initramfs, o->cases, o->deadline_s, o->kyua_vars, 0, 0, 0 };
+	r->ro = (struct run_opts){ .suite_dir = r->suite, .initramfs = r->initramfs,
+				   .cases_filter = o->cases, .deadline_s = o->deadline_s,
+				   .kyua_vars = o->kyua_vars };
 	const struct run_opts ro = r->ro;
 	int maxjobs = o->jobs > 0 ? o->jobs : default_jobs();
 	/* With the others expected from the result cache, the column that

@@ -495,6 +495,8 @@ static void mutant_run(struct kr_env *e, const struct kernel_info *ki, struct mu
 			 end_name(r.col->end), r.err[0] ? ": " : "", r.err);
 	else if (r.col->end == END_PANIC && !m->err[0])
 		snprintf(m->err, sizeof m->err, "run %d: kernel panic during the suite", run);
+	else if (r.case_silent && !m->err[0])
+		snprintf(m->err, sizeof m->err, "run %d: %.500s", run, r.err);
 	ku_progress("mutants: %s run %d: %s, %zu killing case%s (%.0f s)", m->h.name, run,
 		    end_name(r.col->end), m->killers.n, m->killers.n == 1 ? "" : "s", r.wall_s);
 	col_free(r.col);
@@ -695,6 +697,7 @@ int cmd_mutants(int argc, char **argv)
 		    base.suite_s);
 	rc = 0;
 	me.oops_silence_s = KR_OOPS_SILENCE_S; /* a mutant's dead kernel ends its boot */
+	me.case_silence_s = kr_case_silence_s(base.col); /* and so does a silent hang */
 	for (size_t i = 0; i < n && !kr_interrupted; i++) {
 		struct mutant *m = &mv[i];
 		ku_progress("mutants: [%zu/%zu] %s", i + 1, n, m->h.name);

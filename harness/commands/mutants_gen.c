@@ -991,6 +991,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	e->deadline_s = deadline;
 	e->boot_deadline_s = (int)(GEN_BOOT_FACTOR * base->boot_s) + GEN_DEADLINE_SLACK_S;
 	e->oops_silence_s = KR_OOPS_SILENCE_S;
+	e->case_silence_s = kr_case_silence_s(base->col);
 	struct kr_result r;
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		kr_run(e, ki, tag, filter, base->col, true, &r);
@@ -1029,6 +1030,9 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 		else
 			snprintf(what, sizeof what, "kernel panic: %.250s",
 				 said[0] ? said : "nothing on the console says why");
+	} else if (hung && r.case_silent) {
+		snprintf(what, sizeof what, "%.300s (id 0's longest case: %d s)", r.err,
+			 (e->case_silence_s - KR_CASE_SILENCE_SLACK_S) / KR_CASE_SILENCE_FACTOR);
 	} else if (hung) {
 		snprintf(what, sizeof what, "no end within %d s (its programs take %.0f s on id 0)",
 			 deadline, expect);
@@ -1042,6 +1046,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 			  : again == -1 ? " (a second boot did not reach the suite)" : "";
 	e->deadline_s = saved;
 	e->oops_silence_s = 0;
+	e->case_silence_s = 0;
 	unsetenv("TTYPOT_KERNEL_ARGS");
 	if (kr_interrupted) {
 		/* stays pending: --resume runs it again */

@@ -116,6 +116,15 @@ bool kr_kills(const struct column *ref, const struct column *c, const char *id)
 	return r && status_bad(r->st);
 }
 
+int kr_case_silence_s(const struct column *base)
+{
+	double longest = 0;
+	for (size_t i = 0; i < base->ncases; i++)
+		if (base->cases[i].secs > longest)
+			longest = base->cases[i].secs;
+	return (int)(KR_CASE_SILENCE_FACTOR * longest) + KR_CASE_SILENCE_SLACK_S;
+}
+
 /* The results so far, as a column with expectations applied. */
 static struct column *scratch_read(const struct kr_env *e, const char *path,
 				   const char *tag)
@@ -185,8 +194,11 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	long nexpected = 0;
 	for (size_t i = 0; i < e->expected.n; i++)
 		nexpected += case_selected(filter, e->expected.v[i]);
-	struct run_opts ro = { e->suite, e->initramfs, filter, e->deadline_s, e->kyua_vars,
-			       e->boot_deadline_s, e->oops_silence_s, 0 };
+	struct run_opts ro = { .suite_dir = e->suite, .initramfs = e->initramfs,
+			       .cases_filter = filter, .deadline_s = e->deadline_s,
+			       .kyua_vars = e->kyua_vars, .boot_deadline_s = e->boot_deadline_s,
+			       .oops_silence_s = e->oops_silence_s,
+			       .case_silence_s = e->case_silence_s };
 	struct detached_paths dp = { results, console, outcome, tmpdir };
 	double t0 = proc_now();
 	pid_t pid = run_detached(ki, &ro, &dp);
@@ -244,6 +256,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	if (have) {
 		r->end = out.end;
 		r->oops_silent = out.oops_silent;
+		r->case_silent = out.case_silent;
 		r->boot_s = out.boot_s;
 		r->suite_s = out.suite_s;
 		snprintf(c->accel, sizeof c->accel, "%s", out.accel);

@@ -23,6 +23,11 @@
  * there (kr_env.oops_silence_s) instead of at the deadline.  An Oops on a
  * mutant is a kill in any case. */
 #define KR_OOPS_SILENCE_S 20
+/* Mutation runs: no case result for KR_CASE_SILENCE_FACTOR times the
+ * baseline's longest case, plus KR_CASE_SILENCE_SLACK_S, is a hang
+ * (kr_case_silence_s); a loaded host slows a case, it does not stop one. */
+#define KR_CASE_SILENCE_FACTOR 3
+#define KR_CASE_SILENCE_SLACK_S 60
 
 extern volatile sig_atomic_t kr_interrupted;
 /* SIGINT/SIGTERM set kr_interrupted (runs stop, QEMU is killed). */
@@ -40,6 +45,8 @@ struct kr_env {
 	int boot_deadline_s;     /* to the suite's start, per boot; 0 none */
 	int oops_silence_s;      /* an Oops and then silence this long ends a
 				    boot as a panic (run_opts); 0: never */
+	int case_silence_s;      /* begun, then no case result this long ends
+				    a boot as a hang (run_opts); 0: never */
 	bool quiet;              /* no per-case progress lines */
 	const char *kyua_vars;   /* extra Kyua "-v" words for every run, or NULL */
 };
@@ -69,6 +76,8 @@ struct kr_result {
 	bool stopped_at_kill;  /* stop_on_kill ended the run: only the cases
 				  reported by then are in col */
 	bool oops_silent;      /* ended as a panic: an Oops, then silence */
+	bool case_silent;      /* ended as a hang: no case result for
+				  kr_env.case_silence_s */
 	char console[PATH_MAX + 160]; /* the boot's console log */
 	char err[512];
 };
@@ -82,6 +91,10 @@ struct kr_result {
 int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	   const char *filter, const struct column *ref, bool stop_on_kill,
 	   struct kr_result *r);
+
+/* The case silence for runs held against base: KR_CASE_SILENCE_FACTOR
+ * times its longest case plus KR_CASE_SILENCE_SLACK_S. */
+int kr_case_silence_s(const struct column *base);
 
 /* Does case id pass in ref (after expectations) and fail in c? */
 bool kr_kills(const struct column *ref, const struct column *c,

@@ -34,6 +34,13 @@ struct run_opts {
 				     the guest is stopped (run_outcome.stalled);
 				     0: no such limit (run_qemu sets it under
 				     KVM, where the banner takes a second) */
+	int case_silence_s;       /* after the suite's begin line, no line on
+				     the results channel for this long: a case
+				     hangs without a word on the console (a
+				     mutant spinning in n_tty_read); the run
+				     ends as RUN_TIMEOUT at once, naming the
+				     last case reported; 0: wait for the
+				     deadline */
 };
 
 enum run_end {
@@ -56,6 +63,8 @@ struct run_outcome {
 				  silence (run_opts.oops_silence_s) */
 	bool stalled;          /* stopped before the kernel's banner
 				  (run_opts.banner_s) */
+	bool case_silent;      /* RUN_TIMEOUT because no result came for
+				  run_opts.case_silence_s */
 };
 
 /* Build the guest initramfs once per run from the built suite. */

@@ -87,7 +87,9 @@ struct seen {
 	int results_fd; /* console protocol lines are copied here, or -1 */
 	double now;
 	double t_begin, t_end, t_panic, t_oops, t_output;
+	double t_result; /* the last line on the results channel */
 	bool begin, end, panic, oops, banner;
+	char last_case[160]; /* the id of the last case reported */
 	char oops_line[160]; /* the first Oops line, its timestamp dropped */
 };
 
@@ -133,7 +135,12 @@ static void
 on_result(void *arg, const char *line, size_t len)
 {
 	struct seen *s = arg;
-	s->t_output = s->now;
+	s->t_output = s->t_result = s->now;
+	if (line_is(line, len, "case")) {
+		const char *id = line + strlen(PROTO_MAGIC) + strlen("case ");
+		snprintf(s->last_case, sizeof s->last_case, "%.*s",
+			 (int)strcspn(id, " \r\n"), id);
+	}
 	if (!s->begin && line_is(line, len, "begin")) {
 		s->begin = true;
 		s->t_begin = s->now;
@@ -179,7 +186,7 @@ watch_run(struct watch *w, struct run_outcome *out)
 	tail_open(&res, w->results, w->offset);
 	tail_open(&con, w->console, 0);
 	bool exited = false, killed = false, boot_late = false, dead = false,
-	     stalled = false;
+	     stalled = false, silent = false;
 	int st = 0;
 	double last_note = w->t0;
 	for (;;) {
@@ -210,6 +217,18 @@ watch_run(struct watch *w, struct run_outcome *out)
 				    w->oops_silence_s);
 			proc_kill(w->pid, 1000);
 			exited = dead = true;
+			continue;
+		}
+		/* A case that hangs with the kernel quiet (a mutant spinning
+		 * in n_tty_read prints no stall): no result for that long is
+		 * a hang, decided now rather than at the deadline. */
+		if (w->case_silence_s > 0 && s.begin && !s.end &&
+		    s.now - s.t_result > w->case_silence_s) {
+			ku_progress("%s: no case result for %d s after %s: hung, stopping it",
+				    w->who, w->case_silence_s,
+				    s.last_case[0] ? s.last_case : "the begin line");
+			proc_kill(w->pid, 1000);
+			exited = killed = silent = true;
 			continue;
 		}
 		/* An accelerator that never runs the kernel proper (nested KVM
@@ -280,6 +299,10 @@ watch_run(struct watch *w, struct run_outcome *out)
 	if (boot_late && out->end == RUN_TIMEOUT)
 		snprintf(out->err, sizeof out->err, "%s did not start the suite "
 			 "within the boot deadline of %d s", w->who, w->boot_deadline_s);
+	out->case_silent = silent && out->end == RUN_TIMEOUT;
+	if (out->case_silent)
+		snprintf(out->err, sizeof out->err, "no case result for %d s after %.160s",
+			 w->case_silence_s, s.last_case[0] ? s.last_case : "the begin line");
 }
 
 int
@@ -296,6 +319,7 @@ watch_spawn(const char *const argv[], const struct proc_opts *po,
 			  .boot_deadline_s = o->boot_deadline_s,
 			  .oops_silence_s = o->oops_silence_s,
 			  .banner_s = o->banner_s,
+			  .case_silence_s = o->case_silence_s,
 			  .results = results_path,
 			  .offset = off,
 			  .console = out->console_path,

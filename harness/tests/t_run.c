@@ -177,8 +177,8 @@ ATF_TC_BODY(host_timeout, tc)
  * lines there), its stderr the console.  With oops_silence_s, banner_s and
  * deadline_s as run_opts has them. */
 static void
-watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int banner_s,
-	    int deadline_s, struct run_outcome *out)
+watch_guest_opts(const atf_tc_t *tc, const char *body, const struct run_opts *o,
+		 struct run_outcome *out)
 {
 	const char *src = atf_tc_get_config_var_wd(tc, "srcdir", ".");
 	char rep[PATH_MAX], abs[PATH_MAX], script[PATH_MAX + 4096];
@@ -187,13 +187,20 @@ watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int banner
 	snprintf(script, sizeof script, "R=%s\n%s", abs, body);
 	const char *argv[] = { "sh", "-c", script, NULL };
 	struct proc_opts po = { .stdout_path = "results", .stderr_path = "console" };
-	struct run_opts o = { .deadline_s = deadline_s, .oops_silence_s = oops_silence_s,
-			      .banner_s = banner_s };
 	memset(out, 0, sizeof *out);
 	snprintf(out->console_path, sizeof out->console_path, "console");
 	ATF_REQUIRE_EQ(ku_write_file("results", "", 0), 0);
 	ATF_REQUIRE_EQ(ku_write_file("console", "", 0), 0); /* this guest's lines only */
-	ATF_REQUIRE_EQ(watch_spawn(argv, &po, &o, "results", "guest", true, NULL, out), 0);
+	ATF_REQUIRE_EQ(watch_spawn(argv, &po, o, "results", "guest", true, NULL, out), 0);
+}
+
+static void
+watch_guest(const atf_tc_t *tc, const char *body, int oops_silence_s, int banner_s,
+	    int deadline_s, struct run_outcome *out)
+{
+	struct run_opts o = { .deadline_s = deadline_s, .oops_silence_s = oops_silence_s,
+			      .banner_s = banner_s };
+	watch_guest_opts(tc, body, &o, out);
 }
 
 /* What a 6.12 guest's console shows when a task oopses. */
@@ -261,6 +268,50 @@ ATF_TC_BODY(oops_then_silence_is_dead, tc)
 	t0 = proc_now();
 	watch_guest(tc, dead, 0, 0, 6, &out);
 	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK_MSG(proc_now() - t0 >= 6, "stopped after %.1f s", proc_now() - t0);
+}
+
+ATF_TC(silent_case_is_a_hang);
+ATF_TC_HEAD(silent_case_is_a_hang, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "with case_silence_s, a guest that begins the suite, "
+			  "reports a case and then nothing, on either channel, is stopped once "
+			  "that long has passed, as RUN_TIMEOUT naming the last case reported, "
+			  "not at the deadline; a guest reporting a case within each such span "
+			  "runs to its end, and a slow boot before the begin line is not "
+			  "counted; without it the hang waits for the deadline");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(silent_case_is_a_hang, tc)
+{
+	struct run_outcome out;
+	struct run_opts o = { .deadline_s = 60, .case_silence_s = 3 };
+	const char *hang = "$R begin uname=x arch=y cases=3\n"
+			   "$R case-hex a/t_x:first passed 1000 ''\n"
+			   "sleep 100 &\nwait\n";
+	double t0 = proc_now();
+	watch_guest_opts(tc, hang, &o, &out);
+	double took = proc_now() - t0;
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK(out.case_silent);
+	ATF_CHECK_MSG(took >= 3 && took < 15, "stopped after %.1f s", took);
+	ATF_CHECK_MSG(strstr(out.err, "no case result for 3 s after a/t_x:first"), "%s",
+		      out.err);
+
+	/* A case every second, slower in all than the silence, then the end;
+	 * a boot that takes longer than the silence before its begin line. */
+	watch_guest_opts(tc, "t=$($R now)\nsleep 4\n$R begin uname=x arch=y cases=6\n"
+			 "for i in 1 2 3 4 5 6; do sleep 1; $R case-hex a/t_x:c$i passed 1000 ''; "
+			 "done\n$R end 0 $t\n", &o, &out);
+	ATF_CHECK_EQ(out.end, RUN_DONE);
+	ATF_CHECK(!out.case_silent);
+
+	/* No case_silence_s: the hang runs to the deadline. */
+	o = (struct run_opts){ .deadline_s = 6 };
+	t0 = proc_now();
+	watch_guest_opts(tc, hang, &o, &out);
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK(!out.case_silent);
 	ATF_CHECK_MSG(proc_now() - t0 >= 6, "stopped after %.1f s", proc_now() - t0);
 }
 
@@ -474,6 +525,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, host_timeout);
 	ATF_TP_ADD_TC(tp, host_missing_script);
 	ATF_TP_ADD_TC(tp, oops_then_silence_is_dead);
+	ATF_TP_ADD_TC(tp, silent_case_is_a_hang);
 	ATF_TP_ADD_TC(tp, no_banner_is_stalled);
 	ATF_TP_ADD_TC(tp, kvm_stall_lasts_the_boot);
 	ATF_TP_ADD_TC(tp, initramfs_tiny_suite);
