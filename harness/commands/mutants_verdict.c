@@ -56,6 +56,57 @@ static void unexecuted(const struct verdict_in *in, const struct dm_file *f, str
 	arid_free(&a);
 }
 
+/* The patch file by file: its changed lines, arid ones, live ones in
+ * functions no program executes, and its mutants by verdict.  Only the
+ * C files that were mutated (those with a text). */
+static void by_file(const struct verdict_in *in, struct rbuf *out)
+{
+	const struct ps_change *c = in->change;
+	bool head = false;
+	for (size_t i = 0; i < c->diff.n; i++) {
+		const struct dm_file *f = &c->diff.v[i];
+		const char *text = f->deleted ? NULL : in->file_text(in->ctx, f->path);
+		if (!text)
+			continue;
+		struct arid a;
+		arid_scan(text, &a);
+		size_t lines = 0, arid = 0, unexec = 0;
+		for (size_t h = 0; h < f->nhunks; h++)
+			for (int l = f->hunks[h].ns; l < f->hunks[h].ns + f->hunks[h].nc; l++) {
+				lines++;
+				arid += arid_why(&a, l) != NULL;
+			}
+		arid_free(&a);
+		struct rbuf scratch = {0};
+		if (in->map)
+			unexecuted(in, f, &scratch, &unexec);
+		rbuf_free(&scratch);
+		size_t tally[MS__N] = {0}, run = 0;
+		for (size_t k = 0; k < in->n; k++)
+			if (in->pick[k] && !strcmp(in->v[k].m.file, f->path)) {
+				tally[in->v[k].m.status]++;
+				run++;
+			}
+		if (!head)
+			rbuf_add(out, "| file | changed lines | arid | live, in functions no "
+				 "program executes | mutants | killed | survived | equivalent | "
+				 "not covered | other |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+				 "---:|\n");
+		head = true;
+		size_t killed = tally[MS_KILLED] + tally[MS_KILLED_TIMEOUT] +
+				tally[MS_KILLED_WARNING];
+		size_t other = run - killed - tally[MS_SURVIVED] - tally[MS_EQUIVALENT] -
+			       tally[MS_NOT_COVERED];
+		char ux[32];
+		snprintf(ux, sizeof ux, in->map ? "%zu" : "?", unexec);
+		rbuf_addf(out, "| %s | %zu | %zu | %s | %zu | %zu | %zu | %zu | %zu | %zu |\n",
+			  f->path, lines, arid, ux, run, killed, tally[MS_SURVIVED],
+			  tally[MS_EQUIVALENT], tally[MS_NOT_COVERED], other);
+	}
+	if (head)
+		rbuf_add(out, "\n");
+}
+
 void verdict_write(const struct verdict_in *in, struct rbuf *out)
 {
 	const struct ps_counts *k = in->counts;
@@ -65,6 +116,7 @@ void verdict_write(const struct verdict_in *in, struct rbuf *out)
 		  "assertions, tracepoints); %zu mutants on them, of which %zu on arid lines "
 		  "and %zu in constant contexts left out: %zu mutants of the patch.\n\n",
 		  k->lines, k->arid_lines, k->touched, k->arid, k->constant, k->picked);
+	by_file(in, out);
 	size_t tally[MS__N] = {0}, survivors = 0;
 	for (size_t i = 0; i < in->n; i++) {
 		if (!in->pick[i])

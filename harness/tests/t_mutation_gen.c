@@ -658,6 +658,9 @@ ATF_TC_BODY(diff_verdict, tc)
 	ATF_CHECK_MSG(!strstr(o, ":18: left < 2 -> left > 2"), "a killed mutant listed: %s", o);
 	ATF_CHECK_MSG(strstr(o, "- " PT_FILE ":17-20: no program executes tiny_read\n"), "%s", o);
 	ATF_CHECK_MSG(strstr(o, "Score of the patch: 5/6 = 83.3 %"), "%s", o);
+	/* the file's row: its changed lines, arid ones, unexecuted live ones,
+	 * its mutants by verdict */
+	ATF_CHECK_MSG(strstr(o, "| " PT_FILE " | 9 | 5 | 4 | 6 | 5 | 1 | 0 | 0 | 0 |\n"), "%s", o);
 	cover_free(&m);
 	rbuf_free(&out);
 	struct rbuf progs = {0};
