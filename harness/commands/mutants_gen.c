@@ -70,7 +70,9 @@ static const char *const gen_more =
 	"mutant, each with only the programs that execute its line (--map, default\n"
 	"reports/cover.map from make coverage; a program whose cases differ from the\n"
 	"map's runs for every mutant).  A mutant whose kernel Oopses and then goes\n"
-	"silent is stopped there; kills and timeouts are confirmed on a second boot.\n"
+	"silent is stopped there, and one whose cases stop reporting for 3 x id 0's\n"
+	"longest case + 60 s is stopped as hung (its hung program alone confirms it\n"
+	"first); kills and timeouts are confirmed on a second boot.\n"
 	"--list prints every generated mutant; --patch KEY writes one as a patch for\n"
 	"`ttypot mutants PATCH`.  Writes DIR/mutation.md, mutation-report.json,\n"
 	"mutation.html and mutation-state.json after every mutant; --resume DIR\n"
@@ -927,10 +929,29 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
 				rc = 1;
 	}
 	if (rc == 0)
-		ku_progress("mutants: %s: %s passed on the second boot: not counted as a kill",
-			    m->key, dead_or_hung ? "its programs" : killers);
+		ku_progress("mutants: %s: %.300s passed on the second boot: not counted as a kill",
+			    m->key, dead_or_hung ? run ? run : "the suite" : killers);
 	col_free(r.col);
 	return rc;
+}
+
+/* The program of the first case of filter, in the suite's order, that c
+ * has no report of (ingest_finish filled it in): where a run that went
+ * silent hung.  Into prog; false when every case was reported. */
+static bool first_unreported(const struct kr_env *e, const struct column *c,
+			     const char *filter, char *prog, size_t n)
+{
+	for (size_t i = 0; i < e->expected.n; i++) {
+		const char *id = e->expected.v[i];
+		if (!case_selected(filter, id))
+			continue;
+		const struct case_result *cr = col_find(c, id);
+		if (cr && cr->reason && !strncmp(cr->reason, "not reported", 12)) {
+			snprintf(prog, n, "%.*s", (int)strcspn(id, ":"), id);
+			return true;
+		}
+	}
+	return false;
 }
 
 /* What a kernel that died said first, from its console log: the first
@@ -1038,7 +1059,17 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 			 deadline, expect);
 	}
 	int again = -1; /* a second boot: 1 bad again, 0 passed, -1 said nothing */
-	if (!kr_interrupted && (dead || hung))
+	char stuck[200];
+	if (!kr_interrupted && hung && r.case_silent && first_unreported(e, r.col, filter, stuck,
+									 sizeof stuck)) {
+		/* A hang in one program: that program alone first; a hang
+		 * that needs the programs before it to show is confirmed as
+		 * before, with all of them. */
+		ku_progress("mutants: %s: %s alone first", m->key, stuck);
+		again = confirm_kill(e, ki, base, m, what, stuck, true);
+		if (again == 0 && !kr_interrupted)
+			again = confirm_kill(e, ki, base, m, what, filter, true);
+	} else if (!kr_interrupted && (dead || hung))
 		again = confirm_kill(e, ki, base, m, what, filter, true);
 	else if (!kr_interrupted && nk && r.end != RUN_TIMEOUT)
 		again = confirm_kill(e, ki, base, m, rbuf_str(&killers), filter, false);
