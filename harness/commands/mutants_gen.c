@@ -8,6 +8,7 @@
 #include "mseed.h"
 #include "mstate.h"
 #include "mtree.h"
+#include "mjobs.h"
 #include "mutants_verdict.h"
 #include "patchsel.h"
 #include "proc.h"
@@ -59,7 +60,7 @@
 struct gopts {
 	const char *outdir, *cache, *suite, *map, *files, *patch, *resume, *keys, *cases, *rerun;
 	const char *diff, *tree;
-	int sample, seed, deadline_s;
+	int sample, seed, deadline_s, jobs;
 	bool generate, list, rerun_survivors;
 };
 
@@ -86,7 +87,7 @@ static const char *const gen_more =
 	"evaluated mutant killed (or nothing to mutate), 1 survivors, 2 errors.\n";
 
 #define GEN_SYNOPSIS "--generate [OPTIONS]"
-#define GEN_NOPTS 19
+#define GEN_NOPTS 20
 
 /* The options of --generate into t (GEN_NOPTS entries, the last the end;
  * the first is --generate itself). */
@@ -114,6 +115,7 @@ static void gen_opts(struct gopts *o, struct cli_opt *t)
 		cli_opt_cache(&o->cache),
 		cli_opt_suite(&o->suite),
 		cli_opt_deadline(&o->deadline_s),
+		cli_opt_jobs(&o->jobs, "mutants booted at once, each a guest of its own (default 1)"),
 		CLI_OPT_END,
 	};
 	memcpy(t, opts, sizeof opts);
@@ -131,7 +133,7 @@ void mutants_gen_help(FILE *f)
 
 static int parse(int argc, char **argv, struct gopts *o)
 {
-	*o = (struct gopts){ .outdir = "reports/mutation", .seed = 1,
+	*o = (struct gopts){ .outdir = "reports/mutation", .seed = 1, .jobs = 1,
 			     .deadline_s = KR_DEFAULT_DEADLINE_S };
 	struct cli_opt opts[GEN_NOPTS];
 	gen_opts(o, opts);
@@ -1129,6 +1131,19 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	col_free(r.col);
 }
 
+/* run_mutant for mjobs_start. */
+struct run_ctx {
+	struct kr_env *e;
+	const struct kernel_info *ki;
+	const struct kr_result *base;
+};
+
+static void run_in_child(void *ctx, struct mutant *m)
+{
+	const struct run_ctx *c = ctx;
+	run_mutant(c->e, c->ki, c->base, m);
+}
+
 /* What the reports say was mutated: the tty layer of GEN_SOURCE, or a
  * patch (--diff). */
 static const char *gen_title = "ttypot generated mutants of the tty layer";
@@ -1159,6 +1174,18 @@ static void save(const char *outdir, struct mstate_params *p, const struct gen *
 	if (mutation_report_write(outdir, mv, k, g->src, &info, err, sizeof err) < 0)
 		ku_progress("mutants: reports: %s", err);
 	free(mv);
+}
+
+/* A mutant decided (here or in a child): said and saved. */
+static void decided(const struct mutant *m, const struct gopts *o, struct mstate_params *p,
+		    const struct gen *g, const unsigned char *pick, double t0,
+		    double baseline_s, double build_s)
+{
+	if (!m)
+		return;
+	ku_progress("mutants: %s: %s %.200s (%.0f s)", m->key, mut_status_name(m->status),
+		    m->reason, m->secs);
+	save(o->outdir, p, g, pick, t0, baseline_s, build_s);
 }
 
 /* The patch's verdict (mutants_verdict.h) on stdout and kept in
@@ -1504,6 +1531,9 @@ int cmd_mutants_generate(int argc, char **argv)
 	size_t todo = 0, done = 0;
 	for (size_t i = 0; i < norder; i++)
 		todo += order[i]->m.status == MS_PENDING;
+	struct mjobs jobs;
+	mjobs_init(&jobs, o.jobs);
+	struct run_ctx rc_ctx = { &me, &ki, &base };
 	for (size_t i = 0; i < norder && !kr_interrupted; i++) {
 		struct mutant *m = &order[i]->m;
 		if (m->status != MS_PENDING)
@@ -1537,11 +1567,22 @@ int cmd_mutants_generate(int argc, char **argv)
 		done++;
 		ku_progress("mutants: [%zu/%zu] %s (%s: %s -> %s), programs: %.120s", done, todo,
 			    m->key, m->func, m->orig, m->repl, m->covered_by);
+		if (o.jobs > 1) {
+			/* a free slot first: the oldest runs end as they end */
+			if (jobs.n == jobs.max)
+				decided(mjobs_wait(&jobs, &kr_interrupted), &o, &sp, &g, pick, t0,
+					baseline_s, build_s);
+			if (mjobs_start(&jobs, run_in_child, &rc_ctx, m) == 0)
+				continue;
+			ku_progress("mutants: %s: no child process (%s): run here", m->key,
+				    strerror(errno));
+		}
 		run_mutant(&me, &ki, &base, m);
-		ku_progress("mutants: %s: %s %.200s (%.0f s)", m->key, mut_status_name(m->status),
-			    m->reason, m->secs);
-		save(o.outdir, &sp, &g, pick, t0, baseline_s, build_s);
+		decided(m, &o, &sp, &g, pick, t0, baseline_s, build_s);
 	}
+	for (struct mutant *m; (m = mjobs_wait(&jobs, &kr_interrupted));)
+		decided(m, &o, &sp, &g, pick, t0, baseline_s, build_s);
+	mjobs_free(&jobs);
 	col_free(base.col);
 	free(order);
 	rbuf_free(&unmapped);
