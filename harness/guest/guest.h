@@ -34,8 +34,8 @@ struct run_opts {
 				     the guest is stopped (run_outcome.stalled);
 				     0: no such limit (run_qemu sets it under
 				     KVM, where the banner takes a second) */
-	int case_silence_s;       /* after the suite's begin line, no line on
-				     the results channel for this long: a case
+	int case_silence_s;       /* after the suite's begin line, no case
+				     result for this long: a case
 				     hangs without a word on the console (a
 				     mutant spinning in n_tty_read); the run
 				     ends as RUN_TIMEOUT at once, naming the

@@ -87,7 +87,7 @@ struct seen {
 	int results_fd; /* console protocol lines are copied here, or -1 */
 	double now;
 	double t_begin, t_end, t_panic, t_oops, t_output;
-	double t_result; /* the last line on the results channel */
+	double t_result; /* the last begin or case line */
 	bool begin, end, panic, oops, banner;
 	char last_case[160]; /* the id of the last case reported */
 	char oops_line[160]; /* the first Oops line, its timestamp dropped */
@@ -135,7 +135,11 @@ static void
 on_result(void *arg, const char *line, size_t len)
 {
 	struct seen *s = arg;
-	s->t_output = s->t_result = s->now;
+	s->t_output = s->now;
+	/* only a case result is progress: a kernel log line every few
+	 * seconds (a stall repeated) is not */
+	if (line_is(line, len, "case") || line_is(line, len, "begin"))
+		s->t_result = s->now;
 	if (line_is(line, len, "case")) {
 		const char *id = line + strlen(PROTO_MAGIC) + strlen("case ");
 		snprintf(s->last_case, sizeof s->last_case, "%.*s",

@@ -24,7 +24,7 @@ struct watch {
 				   as dead (a panic); 0 never (run_opts) */
 	int banner_s;           /* no kernel banner by then: stopped as
 				   stalled; 0 never (run_opts) */
-	int case_silence_s;     /* begun, then no results line this long:
+	int case_silence_s;     /* begun, then no case result this long:
 				   stopped as hung; 0 never (run_opts) */
 	const char *results;    /* results file, read from offset onwards */
 	long long offset;

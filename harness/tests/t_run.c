@@ -275,9 +275,9 @@ ATF_TC(silent_case_is_a_hang);
 ATF_TC_HEAD(silent_case_is_a_hang, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "with case_silence_s, a guest that begins the suite, "
-			  "reports a case and then nothing, on either channel, is stopped once "
-			  "that long has passed, as RUN_TIMEOUT naming the last case reported, "
-			  "not at the deadline; a guest reporting a case within each such span "
+			  "reports a case and then no other (whatever else it prints) is stopped "
+			  "once that long has passed, as RUN_TIMEOUT naming the last case "
+			  "reported, not at the deadline; a guest reporting a case within each such span "
 			  "runs to its end, and a slow boot before the begin line is not "
 			  "counted; without it the hang waits for the deadline");
 	atf_tc_set_md_var(tc, "timeout", "120");
@@ -297,6 +297,16 @@ ATF_TC_BODY(silent_case_is_a_hang, tc)
 	ATF_CHECK_MSG(took >= 3 && took < 15, "stopped after %.1f s", took);
 	ATF_CHECK_MSG(strstr(out.err, "no case result for 3 s after a/t_x:first"), "%s",
 		      out.err);
+
+	/* Other lines (a kernel log line each second) are not results. */
+	t0 = proc_now();
+	watch_guest_opts(tc, "$R begin uname=x arch=y cases=3\n"
+			 "$R case-hex a/t_x:first passed 1000 ''\n"
+			 "for i in $(seq 30); do sleep 1; echo '@TTYPOT1 kmsg 1.0 2.0 0 - stall *0'; "
+			 "echo '[   26.9] rcu: INFO: rcu_sched detected stalls' >&2; done\n", &o, &out);
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK(out.case_silent);
+	ATF_CHECK_MSG(proc_now() - t0 < 15, "stopped after %.1f s", proc_now() - t0);
 
 	/* A case every second, slower in all than the silence, then the end;
 	 * a boot that takes longer than the silence before its begin line. */
