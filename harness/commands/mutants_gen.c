@@ -916,7 +916,8 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
 	snprintf(tag, sizeof tag, "%s.again", safe);
 	const char *run = dead_or_hung ? filter : killers;
 	if (dead_or_hung)
-		ku_progress("mutants: %s: %s; once more with the same programs", m->key, killers);
+		ku_progress("mutants: %s: %s; once more with %.300s", m->key, killers,
+			    run && !strchr(run, ' ') ? run : "the same programs");
 	else
 		ku_progress("mutants: %s: killed by %s; once more with those cases", m->key,
 			    killers);
