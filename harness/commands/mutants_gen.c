@@ -917,7 +917,7 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
 	const char *run = dead_or_hung ? filter : killers;
 	if (dead_or_hung)
 		ku_progress("mutants: %s: %s; once more with %.300s", m->key, killers,
-			    run && !strchr(run, ' ') ? run : "the same programs");
+			    run ? run : "the whole suite");
 	else
 		ku_progress("mutants: %s: killed by %s; once more with those cases", m->key,
 			    killers);
@@ -938,23 +938,47 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
 	return rc;
 }
 
-/* The program of the first case of filter, in the suite's order, that c
- * has no report of (ingest_finish filled it in): where a run that went
- * silent hung.  Into prog; false when every case was reported. */
+/* Where a run that went silent hung: the programs it left half done
+ * (some cases reported, some not: the guest's Kyua runs cases side by
+ * side, a program's one after another), at most 4, space-separated into
+ * prog; else the first program of filter, in the suite's order, with no
+ * case reported.  false when every case was reported. */
 static bool first_unreported(const struct kr_env *e, const struct column *c,
 			     const char *filter, char *prog, size_t n)
 {
+	struct rbuf half = {0}, first = {0};
+	int nhalf = 0;
 	for (size_t i = 0; i < e->expected.n; i++) {
 		const char *id = e->expected.v[i];
 		if (!case_selected(filter, id))
 			continue;
 		const struct case_result *cr = col_find(c, id);
-		if (cr && cr->reason && !strncmp(cr->reason, "not reported", 12)) {
-			snprintf(prog, n, "%.*s", (int)strcspn(id, ":"), id);
-			return true;
+		if (!cr || !cr->reason || strncmp(cr->reason, "not reported", 12))
+			continue;
+		int pl = (int)strcspn(id, ":");
+		bool done_some = false, have = false;
+		for (size_t k = 0; k < c->ncases && !done_some; k++) {
+			const char *o = c->cases[k].id;
+			done_some = !strncmp(o, id, (size_t)pl + 1) && c->cases[k].reason &&
+				    strncmp(c->cases[k].reason, "not reported", 12);
+		}
+		char p[200];
+		snprintf(p, sizeof p, "%.*s", pl, id);
+		for (const char *h = rbuf_str(&half); *h && !have; h += strcspn(h, " "),
+		     h += *h == ' ')
+			have = !strncmp(h, p, strlen(p)) && (h[strlen(p)] == ' ' || !h[strlen(p)]);
+		if (done_some && !have) {
+			rbuf_addf(&half, "%s%s", half.len ? " " : "", p);
+			nhalf++;
+		} else if (!done_some && !first.len) {
+			rbuf_add(&first, p);
 		}
 	}
-	return false;
+	const char *pick = nhalf && nhalf <= 4 ? rbuf_str(&half) : nhalf ? "" : rbuf_str(&first);
+	snprintf(prog, n, "%s", pick);
+	rbuf_free(&half);
+	rbuf_free(&first);
+	return prog[0] != 0;
 }
 
 /* What a kernel that died said first, from its console log: the first
@@ -1065,9 +1089,9 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	char stuck[200];
 	if (!kr_interrupted && hung && r.case_silent && first_unreported(e, r.col, filter, stuck,
 									 sizeof stuck)) {
-		/* A hang in one program: that program alone first; a hang
-		 * that needs the programs before it to show is confirmed as
-		 * before, with all of them. */
+		/* A hang in one program: the programs it left half done
+		 * alone first; a hang that needs the programs before them to
+		 * show is confirmed as before, with all of them. */
 		ku_progress("mutants: %s: %s alone first", m->key, stuck);
 		again = confirm_kill(e, ki, base, m, what, stuck, true);
 		if (again == 0 && !kr_interrupted)
