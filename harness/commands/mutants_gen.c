@@ -72,8 +72,8 @@ static const char *const gen_more =
 	"reports/cover.map from make coverage; a program whose cases differ from the\n"
 	"map's runs for every mutant).  A mutant whose kernel Oopses and then goes\n"
 	"silent is stopped there, and one whose cases stop reporting for 3 x id 0's\n"
-	"longest case + 60 s is stopped as hung (its hung program alone confirms it\n"
-	"first); kills and timeouts are confirmed on a second boot.\n"
+	"longest case + 60 s is stopped as hung (the programs it left half done\n"
+	"confirm it alone first); kills and timeouts are confirmed on a second boot.\n"
 	"--list prints every generated mutant; --patch KEY writes one as a patch for\n"
 	"`ttypot mutants PATCH`.  Writes DIR/mutation.md, mutation-report.json,\n"
 	"mutation.html and mutation-state.json after every mutant; --resume DIR\n"
@@ -943,7 +943,7 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
  * side, a program's one after another), at most 4, space-separated into
  * prog; else the first program of filter, in the suite's order, with no
  * case reported.  false when every case was reported. */
-static bool first_unreported(const struct kr_env *e, const struct column *c,
+static bool hung_programs(const struct kr_env *e, const struct column *c,
 			     const char *filter, char *prog, size_t n)
 {
 	struct rbuf half = {0}, first = {0};
@@ -1087,7 +1087,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	}
 	int again = -1; /* a second boot: 1 bad again, 0 passed, -1 said nothing */
 	char stuck[200];
-	if (!kr_interrupted && hung && r.case_silent && first_unreported(e, r.col, filter, stuck,
+	if (!kr_interrupted && hung && r.case_silent && hung_programs(e, r.col, filter, stuck,
 									 sizeof stuck)) {
 		/* A hang in one program: the programs it left half done
 		 * alone first; a hang that needs the programs before them to
@@ -1593,7 +1593,7 @@ int cmd_mutants_generate(int argc, char **argv)
 		ku_progress("mutants: [%zu/%zu] %s (%s: %s -> %s), programs: %.120s", done, todo,
 			    m->key, m->func, m->orig, m->repl, m->covered_by);
 		if (o.jobs > 1) {
-			/* a free slot first: the oldest runs end as they end */
+			/* every slot taken: the first to end frees one */
 			if (jobs.n == jobs.max)
 				decided(mjobs_wait(&jobs, &kr_interrupted), &o, &sp, &g, pick, t0,
 					baseline_s, build_s);
