@@ -649,11 +649,22 @@ static size_t drop_rejected(struct gen *g, unsigned char *in, const char *log)
 {
 	char *text = ku_read_file(log, NULL);
 	size_t dropped = 0;
+	/* An error inside a macro names the header that defines it; the
+	 * notes after it name the line that expanded the macro (a mutated
+	 * permission of module_param_cb: "8250_platform.c:417:9: note: in
+	 * expansion of macro"). */
+	bool in_error = false;
 	for (char *l = text; l && *l;) {
 		char *nl = strchr(l, '\n');
 		if (nl)
 			*nl = '\0';
 		char *e = strstr(l, ": error:");
+		if (e)
+			in_error = true;
+		else if (strstr(l, ": warning:"))
+			in_error = false;
+		else if (in_error)
+			e = strstr(l, ": note: in expansion of macro");
 		for (size_t f = 0; e && f < g->nfiles; f++) {
 			/* ".../drivers/tty/n_tty.c:1234:56: error: ..." */
 			char pat[200];
