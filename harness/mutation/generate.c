@@ -328,6 +328,10 @@ static const char *constant_in(const char *text, long a, const struct dm_fn *fns
 		st++;
 	if (word_at(text, st, "static"))
 		return "a static local's declaration";
+	/* module_param(), module_param_cb() and their kin make static
+	 * storage of their arguments, inside a function too */
+	if (!strncmp(st, "module_param", 12) || !strncmp(st, "core_param", 10))
+		return "a module parameter's definition";
 	if (last_word(text, st, end, "BUILD_BUG_ON") || last_word(text, st, end, "static_assert") ||
 	    last_word(text, st, end, "_Static_assert"))
 		return "a BUILD_BUG_ON or static assertion";

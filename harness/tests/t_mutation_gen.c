@@ -263,8 +263,9 @@ ATF_TC_HEAD(constant_contexts_marked, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "The generator marks the mutants of const_tty.c that "
 			  "sit where C needs a constant (a static table, a static local, a static "
-			  "assertion, case labels, a static local table; not a comment that says case, "
-			  "not a statement after a block) and no other, and "
+			  "assertion, case labels, a static local table, a module parameter; not "
+			  "a comment that says case, not a statement after a block) and no other, "
+			  "and "
 			  "the compiler agrees: each marked mutant's schemata fails to compile, the "
 			  "others' schemata compiles; tiny_tty.c has none");
 	atf_tc_set_md_var(tc, "require.progs", "spatch gcc");
@@ -277,6 +278,7 @@ ATF_TC_BODY(constant_contexts_marked, tc)
 		{ 15, "outside every function" }, { 16, "outside every function" },
 		{ 21, "static local" }, { 23, "static assertion" },
 		{ 26, "case label" }, { 28, "case label" }, { 38, "static local" },
+		{ 53, "module parameter" },
 	};
 	struct gmut *v;
 	char *text;
