@@ -1368,6 +1368,11 @@ int cmd_mutants_generate(int argc, char **argv)
 			goto out;
 		}
 		sp = have;
+		/* a pending mutant's programs are chosen again, with the map as
+		 * it is now */
+		for (size_t i = 0; i < g.n; i++)
+			if (pick[i] && g.v[i].m.status == MS_PENDING)
+				g.v[i].m.covered_by[0] = '\0';
 		size_t k = drop_constants(&g, pick, &sp.sample);
 		if (k)
 			ku_progress("mutants: %zu pending mutants in constant contexts left out", k);

@@ -66,7 +66,8 @@ struct mutant {
 	/* What became of it. */
 	enum mut_status status;
 	char reason[300];     /* killing case(s), the warning, why equivalent... */
-	char covered_by[300]; /* programs selected to run it (space-separated) */
+	char covered_by[1600]; /* programs selected to run it (space-separated; room
+			       * for the programs a stale map does not know) */
 	double secs;          /* boot + programs for this mutant (0 when not run) */
 	char earlier[340];    /* "survived (reason)" when a later sitting ran it again
 			       * (--rerun-survivors, after cases were added); "" else */
