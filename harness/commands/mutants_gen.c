@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "cover.h"
 #include "generate.h"
+#include "ingest.h"
 #include "kutil.h"
 #include "mseed.h"
 #include "mstate.h"
@@ -955,40 +956,31 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
  * prog; else the first program of filter, in the suite's order, with no
  * case reported.  false when every case was reported. */
 static bool hung_programs(const struct kr_env *e, const struct column *c,
-			     const char *filter, char *prog, size_t n)
+			  const char *filter, char *prog, size_t n)
 {
-	struct rbuf half = {0}, first = {0};
+	struct rbuf half = {0};
+	char first[200] = "";
 	int nhalf = 0;
 	for (size_t i = 0; i < e->expected.n; i++) {
 		const char *id = e->expected.v[i];
-		if (!case_selected(filter, id))
-			continue;
+		size_t pl = strcspn(id, ":");
 		const struct case_result *cr = col_find(c, id);
-		if (!cr || !cr->reason || strncmp(cr->reason, "not reported", 12))
+		if (!case_selected(filter, id) || !cr || !ingest_filled(cr) ||
+		    (half.len && filter_holds(half.s, id, pl)))
 			continue;
-		int pl = (int)strcspn(id, ":");
-		bool done_some = false, have = false;
-		for (size_t k = 0; k < c->ncases && !done_some; k++) {
-			const char *o = c->cases[k].id;
-			done_some = !strncmp(o, id, (size_t)pl + 1) && c->cases[k].reason &&
-				    strncmp(c->cases[k].reason, "not reported", 12);
-		}
-		char p[200];
-		snprintf(p, sizeof p, "%.*s", pl, id);
-		for (const char *h = rbuf_str(&half); *h && !have; h += strcspn(h, " "),
-		     h += *h == ' ')
-			have = !strncmp(h, p, strlen(p)) && (h[strlen(p)] == ' ' || !h[strlen(p)]);
-		if (done_some && !have) {
-			rbuf_addf(&half, "%s%s", half.len ? " " : "", p);
+		bool done_some = false;
+		for (size_t k = 0; k < c->ncases && !done_some; k++)
+			done_some = !strncmp(c->cases[k].id, id, pl + 1) &&
+				    !ingest_filled(&c->cases[k]);
+		if (done_some) {
+			rbuf_addf(&half, "%s%.*s", half.len ? " " : "", (int)pl, id);
 			nhalf++;
-		} else if (!done_some && !first.len) {
-			rbuf_add(&first, p);
+		} else if (!first[0]) {
+			snprintf(first, sizeof first, "%.*s", (int)pl, id);
 		}
 	}
-	const char *pick = nhalf && nhalf <= 4 ? rbuf_str(&half) : nhalf ? "" : rbuf_str(&first);
-	snprintf(prog, n, "%s", pick);
+	snprintf(prog, n, "%s", nhalf > 4 ? "" : nhalf ? rbuf_str(&half) : first);
 	rbuf_free(&half);
-	rbuf_free(&first);
 	return prog[0] != 0;
 }
 

@@ -393,6 +393,11 @@ void ingest_finish(struct column *c, const struct idlist *expected,
 }
 
 
+bool ingest_filled(const struct case_result *r)
+{
+	return r->raw == ST_PANIC || r->raw == ST_TIMEOUT || r->raw == ST_MISSING;
+}
+
 enum col_end ingest_end(enum run_end e)
 {
 	switch (e) {

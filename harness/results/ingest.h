@@ -31,6 +31,9 @@ int ingest_file(struct column *c, const char *path, char *err, size_t errlen);
  * column without an end line becomes END_SILENT.  filter: --cases. */
 void ingest_finish(struct column *c, const struct idlist *expected,
 		   const char *filter);
+/* Was r filled in by ingest_finish (never reported by the guest, whose
+ * statuses are pass fail skip xfail broken)? */
+bool ingest_filled(const struct case_result *r);
 
 /* How a run ended (guest.h), as a column's end. */
 enum col_end ingest_end(enum run_end e);

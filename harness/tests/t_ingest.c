@@ -207,7 +207,8 @@ static struct column *partial(enum col_end end, bool with_end_line)
 ATF_TC(missing_cases);
 ATF_TC_HEAD(missing_cases, tc)
 {
-	atf_tc_set_md_var(tc, "descr", "Expected cases the stream lacks become missing/panic/timeout per the run end");
+	atf_tc_set_md_var(tc, "descr", "Expected cases the stream lacks become missing/panic/timeout per the run end, "
+			  "and ingest_filled tells them from the reported ones");
 }
 ATF_TC_BODY(missing_cases, tc)
 {
@@ -228,6 +229,10 @@ ATF_TC_BODY(missing_cases, tc)
 
 	c = partial(END_TIMEOUT, false);
 	ATF_CHECK_EQ(col_find(c, "close/t_b:z")->st, ST_TIMEOUT);
+	/* ingest_filled tells the filled cells from the reported ones */
+	ATF_CHECK(ingest_filled(col_find(c, "close/t_b:z")));
+	ATF_CHECK(ingest_filled(col_find(c, "pty/t_a:y")));
+	ATF_CHECK(!ingest_filled(col_find(c, "pty/t_a:x")));
 	col_free(c);
 
 	/* the runner said done but no end line came: silent */
