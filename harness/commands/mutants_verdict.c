@@ -8,16 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Changed live lines of one file in functions the map knows and no
- * program executes, as ranges per function. */
-static void unexecuted(const struct verdict_in *in, const struct dm_file *f, struct rbuf *out,
-		       size_t *nlines)
+/* Changed live lines of one file (its text and arid lines given) in
+ * functions the map knows and no program executes, as ranges per
+ * function; *nlines counts them. */
+static void unexecuted(const struct verdict_in *in, const struct dm_file *f, const char *text,
+		       const struct arid *a, struct rbuf *out, size_t *nlines)
 {
-	const char *text = in->file_text(in->ctx, f->path);
-	if (!text)
-		return;
-	struct arid a;
-	arid_scan(text, &a);
 	struct dm_fn *fns = NULL;
 	size_t nf = dm_functions(text, &fns);
 	for (size_t h = 0; h < f->nhunks; h++) {
@@ -26,7 +22,7 @@ static void unexecuted(const struct verdict_in *in, const struct dm_file *f, str
 		for (int l = f->hunks[h].ns; l <= f->hunks[h].ns + f->hunks[h].nc; l++) {
 			const char *name = NULL;
 			bool end = l == f->hunks[h].ns + f->hunks[h].nc;
-			if (!end && !arid_why(&a, l)) {
+			if (!end && !arid_why(a, l)) {
 				for (size_t i = 0; i < nf && !name; i++)
 					if (l >= fns[i].start && l <= fns[i].end)
 						name = fns[i].name;
@@ -53,13 +49,14 @@ static void unexecuted(const struct verdict_in *in, const struct dm_file *f, str
 		}
 	}
 	free(fns);
-	arid_free(&a);
 }
 
 /* The patch file by file: its changed lines, arid ones, live ones in
  * functions no program executes, and its mutants by verdict.  Only the
- * C files that were mutated (those with a text). */
-static void by_file(const struct verdict_in *in, struct rbuf *out)
+ * C files that were mutated (those with a text).  The unexecuted lines
+ * themselves go to unexec, *nunexec counting them (with a map). */
+static void by_file(const struct verdict_in *in, struct rbuf *out, struct rbuf *unexec,
+		    size_t *nunexec)
 {
 	const struct ps_change *c = in->change;
 	bool head = false;
@@ -70,17 +67,15 @@ static void by_file(const struct verdict_in *in, struct rbuf *out)
 			continue;
 		struct arid a;
 		arid_scan(text, &a);
-		size_t lines = 0, arid = 0, unexec = 0;
+		size_t lines = 0, arid = 0, before = *nunexec;
 		for (size_t h = 0; h < f->nhunks; h++)
 			for (int l = f->hunks[h].ns; l < f->hunks[h].ns + f->hunks[h].nc; l++) {
 				lines++;
 				arid += arid_why(&a, l) != NULL;
 			}
-		arid_free(&a);
-		struct rbuf scratch = {0};
 		if (in->map)
-			unexecuted(in, f, &scratch, &unexec);
-		rbuf_free(&scratch);
+			unexecuted(in, f, text, &a, unexec, nunexec);
+		arid_free(&a);
 		size_t tally[MS__N] = {0}, run = 0;
 		for (size_t k = 0; k < in->n; k++)
 			if (in->pick[k] && !strcmp(in->v[k].m.file, f->path)) {
@@ -98,7 +93,7 @@ static void by_file(const struct verdict_in *in, struct rbuf *out)
 		size_t other = run - killed - tally[MS_SURVIVED] - tally[MS_EQUIVALENT] -
 			       tally[MS_NOT_COVERED];
 		char ux[32];
-		snprintf(ux, sizeof ux, in->map ? "%zu" : "?", unexec);
+		snprintf(ux, sizeof ux, in->map ? "%zu" : "?", *nunexec - before);
 		rbuf_addf(out, "| %s | %zu | %zu | %s | %zu | %zu | %zu | %zu | %zu | %zu |\n",
 			  f->path, lines, arid, ux, run, killed, tally[MS_SURVIVED],
 			  tally[MS_EQUIVALENT], tally[MS_NOT_COVERED], other);
@@ -116,7 +111,9 @@ void verdict_write(const struct verdict_in *in, struct rbuf *out)
 		  "assertions, tracepoints); %zu mutants on them, of which %zu on arid lines "
 		  "and %zu in constant contexts left out: %zu mutants of the patch.\n\n",
 		  k->lines, k->arid_lines, k->touched, k->arid, k->constant, k->picked);
-	by_file(in, out);
+	struct rbuf u = {0};
+	size_t nl = 0;
+	by_file(in, out, &u, &nl);
 	size_t tally[MS__N] = {0}, survivors = 0;
 	for (size_t i = 0; i < in->n; i++) {
 		if (!in->pick[i])
@@ -133,22 +130,17 @@ void verdict_write(const struct verdict_in *in, struct rbuf *out)
 	if (survivors)
 		rbuf_add(out, "\n");
 	if (in->map) {
-		struct rbuf u = {0};
-		size_t nl = 0;
-		for (size_t i = 0; i < c->diff.n; i++)
-			if (!c->diff.v[i].deleted)
-				unexecuted(in, &c->diff.v[i], &u, &nl);
 		if (nl)
 			rbuf_addf(out, "Changed lines no program executes (%zu):\n\n%s\n", nl,
 				  rbuf_str(&u));
 		else
 			rbuf_add(out, "Every changed line is in a function some program executes "
 				 "(or one the coverage map does not know).\n\n");
-		rbuf_free(&u);
 	} else {
 		rbuf_add(out, "No coverage map: the changed lines no program executes are not "
 			 "known (make coverage writes reports/cover.map).\n\n");
 	}
+	rbuf_free(&u);
 	if (in->others && in->others[0])
 		rbuf_addf(out, "Changed, not mutated (not C files under drivers/tty): %s\n\n",
 			  in->others);
