@@ -136,16 +136,17 @@ on_result(void *arg, const char *line, size_t len)
 {
 	struct seen *s = arg;
 	s->t_output = s->now;
+	bool is_case = line_is(line, len, "case"), is_begin = line_is(line, len, "begin");
 	/* only a case result is progress: a kernel log line every few
 	 * seconds (a stall repeated) is not */
-	if (line_is(line, len, "case") || line_is(line, len, "begin"))
+	if (is_case || is_begin)
 		s->t_result = s->now;
-	if (line_is(line, len, "case")) {
+	if (is_case) {
 		const char *id = line + strlen(PROTO_MAGIC) + strlen("case ");
 		snprintf(s->last_case, sizeof s->last_case, "%.*s",
 			 (int)strcspn(id, " \r\n"), id);
 	}
-	if (!s->begin && line_is(line, len, "begin")) {
+	if (!s->begin && is_begin) {
 		s->begin = true;
 		s->t_begin = s->now;
 	} else if (!s->end && line_is(line, len, "end")) {

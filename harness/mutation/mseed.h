@@ -19,9 +19,9 @@
 #include "rbuf.h"
 
 /* Compare tree with pristine, file by file (.git left out; the same inode,
- * the same bytes or a symbolic link to the same name is the same file).  1: only C files differ, their
- * paths relative to the tree in `differ`, one a line; 0: not seedable, why
- * says which file; -1: with why. */
+ * the same bytes or a symbolic link to the same name is the same file).
+ * 1: only C files differ, their paths relative to the tree in `differ`,
+ * one a line; 0: not seedable, why says which file; -1: with why. */
 int mseed_check(const char *pristine, const char *tree, struct rbuf *differ, char *why,
 		size_t whylen);
 
