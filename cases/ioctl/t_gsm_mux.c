@@ -12,11 +12,15 @@
  *     exist from its activation until the discipline goes;
  *   - a gsmtty opens once the other end opened the control channel
  *     (a SABM for DLCI 0, answered UA); on it GSMIOC_ENABLE_NET makes a
- *     network interface of the channel and GSMIOC_DISABLE_NET removes it. */
+ *     network interface of the channel and GSMIOC_DISABLE_NET removes it;
+ *   - an initiator's command left unanswered (the control channel's SABM,
+ *     a channel's parameter negotiation) is sent again each T1, N2 times,
+ *     before the mux gives the channel up with DISC. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -352,6 +356,173 @@ TP_CASE_ROOT(gsmtty_opens_after_control_channel_and_carries_net, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+/* One frame of basic option from the mux (the bytes between two flags),
+ * read from the master within TP_WAIT_MS; returns its length.  Bytes read
+ * past the frame are kept for the next call. */
+static unsigned char frame_buf[1024];
+static size_t frame_have;
+
+static size_t
+read_frame(int master, unsigned char *body, size_t cap, const char *what)
+{
+	long long end = tp_now_ms() + TP_WAIT_MS;
+	for (;;) {
+		size_t i = 0;
+		while (i < frame_have && frame_buf[i] == 0xf9)
+			i++;
+		size_t j = i;
+		while (j < frame_have && frame_buf[j] != 0xf9)
+			j++;
+		if (j < frame_have && j > i) {
+			size_t n = j - i;
+			ATF_REQUIRE_MSG(n <= cap, "%s: a frame of %zu bytes", what, n);
+			memcpy(body, frame_buf + i, n);
+			memmove(frame_buf, frame_buf + j, frame_have - j);
+			frame_have -= j;
+			return n;
+		}
+		ATF_REQUIRE_MSG(frame_have < sizeof frame_buf, "%s: %zu bytes and no "
+				"whole frame", what, frame_have);
+		int left = (int)(end - tp_now_ms());
+		if (left <= 0 || !(tp_poll1(master, POLLIN, left) & POLLIN))
+			atf_tc_fail("%s: no whole frame from the mux within %d ms "
+				    "(%zu bytes pending)", what, TP_WAIT_MS, frame_have);
+		ssize_t r = read(master, frame_buf + frame_have,
+				 sizeof frame_buf - frame_have);
+		if (r < 0 && errno != EAGAIN && errno != EINTR)
+			atf_tc_fail("%s: read of the master: %s", what, strerror(errno));
+		if (r > 0)
+			frame_have += (size_t)r;
+	}
+}
+
+/* Address and control bytes of the frames below: DLCI d with EA and C/R
+ * set (a command from the initiator); SABM, UIH, DISC with P/F. */
+#define GSM_ADDR(d) ((unsigned char)((d) << 2 | 0x03))
+#define GSM_SABM 0x3f
+#define GSM_UIH 0xef
+#define GSM_DISC 0x53
+/* A control channel message's type octet: PN (0x20), a command, EA. */
+#define GSM_PN_COMMAND 0x83
+
+/* Read frames until DISC for DLCI dlci; each before it must be the bytes
+ * of first (the command being repeated) or another message on the control
+ * channel (opening a gsmtty raises its modem lines: MSC).  Returns how many
+ * were first's. */
+static int
+count_until_disc(int master, const unsigned char *first, size_t first_len,
+		 unsigned dlci, const char *what)
+{
+	unsigned char f[256];
+	int copies = 0;
+	for (;;) {
+		size_t n = read_frame(master, f, sizeof f, what);
+		if (n >= 2 && f[0] == GSM_ADDR(dlci) && f[1] == GSM_DISC)
+			return copies;
+		if (n == first_len && memcmp(f, first, n) == 0)
+			copies++;
+		else if (n < 2 || f[0] != GSM_ADDR(0) || f[1] != GSM_UIH)
+			atf_tc_fail("%s: after %d copies a frame that is neither the "
+				    "command again nor DISC for DLCI %u: %s", what,
+				    copies, dlci, tp_esc((const char *)f, n));
+	}
+}
+
+/* Configure the mux as the initiator in basic option with N2 n2 and T1 t1
+ * (hundredths of a second); SETCONF activates it and it sends SABM for
+ * the control channel (DLCI 0). */
+static void
+configure_initiator(int fd, unsigned n2, unsigned t1)
+{
+	struct gsm_config c;
+	getconf(fd, &c);
+	c.encapsulation = 0;
+	c.initiator = 1;
+	c.n2 = n2;
+	c.t1 = t1;
+	ATF_REQUIRE_EQ_MSG(setconf(fd, &c), 0, "GSMIOC_SETCONF as initiator: %s",
+			   strerror(setconf(fd, &c)));
+}
+
+TP_CASE_ROOT(unanswered_sabm_is_resent_n2_times, TP_LINUX,
+	"(root; n_gsm) An initiator mux opens the control channel with SABM on "
+	"DLCI 0; left unanswered, the same SABM is sent again each T1, N2 "
+	"times (N2 as configured, here 2), and then the mux gives the channel "
+	"up: DISC on DLCI 0 (27.010 T1 and N2)")
+{
+	struct tp_pty p;
+	unsigned char f[256];
+	attach(&p);
+	configure_initiator(p.slave, 2, 10);
+	size_t n = read_frame(p.master, f, sizeof f, "the first SABM");
+	ATF_REQUIRE_MSG(n == sizeof SABM_DLCI0 - 2 &&
+			memcmp(f, SABM_DLCI0 + 1, n) == 0, "the initiator's first "
+			"frame is not SABM on DLCI 0: %s", tp_esc((const char *)f, n));
+	int copies = count_until_disc(p.master, f, n, 0, "the SABM resent");
+	ATF_CHECK_EQ_MSG(copies, 2, "SABM resent %d times before DISC, want N2 = 2",
+			 copies);
+	tp_pty_close(&p);
+}
+
+TP_CASE_ROOT(unanswered_parameter_negotiation_is_resent_n2_times, TP_LINUX,
+	"(root; n_gsm 6.4+) A channel whose parameters differ from the mux's "
+	"(here its priority) is negotiated before it opens: the initiator "
+	"sends PN on the control channel, and left unanswered the same PN is "
+	"sent again each T1, N2 times (here 3), before DISC gives the channel "
+	"up (27.010 T1 and N2)")
+{
+	struct tp_pty p;
+	struct gsm_dlci_config d;
+	unsigned char f[256];
+	char dev[64];
+	attach(&p);
+	int e = dlci_get(p.slave, 1, &d);
+	if (e == ENOTTY)
+		atf_tc_skip("GSMIOC_GETCONF_DLCI: %s: the kernel predates it (6.4)",
+			    strerror(e));
+	ATF_REQUIRE_EQ_MSG(e, 0, "GETCONF_DLCI 1: %s", strerror(e));
+	/* T1 1 s: the UA below must come before N2 SABMs have run out. */
+	configure_initiator(p.slave, 3, 100);
+	size_t n = read_frame(p.master, f, sizeof f, "the control channel's SABM");
+	ATF_REQUIRE_MSG(n >= 2 && f[0] == GSM_ADDR(0) && f[1] == GSM_SABM,
+			"not SABM on DLCI 0: %s", tp_esc((const char *)f, n));
+	tp_write_all(p.master, UA_DLCI0, sizeof UA_DLCI0, "UA for DLCI 0");
+	/* The channel's settings after SETCONF: activating the mux makes its
+	 * channels anew. */
+	ATF_REQUIRE_EQ(dlci_get(p.slave, 1, &d), 0);
+	d.priority = 20;
+	ATF_REQUIRE_MSG(ioctl(p.slave, GSMIOC_SETCONF_DLCI, &d) == 0,
+			"GSMIOC_SETCONF_DLCI priority 20: %s", strerror(errno));
+
+	unsigned first = first_gsmtty(p.slave);
+	snprintf(dev, sizeof dev, "/dev/gsmtty%u", first);
+	long long end = tp_now_ms() + TP_WAIT_MS;
+	int step = 0, fd;
+	tp_waiting_for("the gsmtty to open once DLCI 0 is up");
+	while ((fd = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		if (errno == ENOENT)
+			atf_tc_skip("%s: no node (no devtmpfs?)", dev);
+		if (errno != EL2NSYNC || tp_now_ms() > end)
+			atf_tc_fail("open %s after UA for DLCI 0: %s", dev,
+				    strerror(errno));
+		tp_backoff(&step);
+	}
+	tp_waiting_for("");
+	/* Frames before the open (SABMs resent before the UA was taken) are
+	 * not the channel's: its first is a message on the control channel. */
+	do
+		n = read_frame(p.master, f, sizeof f, "the parameter negotiation");
+	while (n >= 2 && f[0] == GSM_ADDR(0) && f[1] == GSM_SABM);
+	ATF_REQUIRE_MSG(n >= 4 && f[0] == GSM_ADDR(0) && f[1] == GSM_UIH &&
+			f[3] == GSM_PN_COMMAND, "the channel's first frame is not "
+			"PN on the control channel: %s", tp_esc((const char *)f, n));
+	int copies = count_until_disc(p.master, f, n, 1, "the PN resent");
+	ATF_CHECK_EQ_MSG(copies, 3, "PN resent %d times before DISC, want N2 = 3",
+			 copies);
+	close(fd);
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, conf_defaults_and_round_trip);
@@ -359,5 +530,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, dlci_conf_round_trip);
 	ATF_TP_ADD_TC(tp, gsmtty_nodes_live_with_the_mux);
 	ATF_TP_ADD_TC(tp, gsmtty_opens_after_control_channel_and_carries_net);
+	ATF_TP_ADD_TC(tp, unanswered_sabm_is_resent_n2_times);
+	ATF_TP_ADD_TC(tp, unanswered_parameter_negotiation_is_resent_n2_times);
 	return atf_no_error();
 }

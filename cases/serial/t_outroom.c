@@ -266,6 +266,59 @@ TP_CASE(echoe_tab_erase_takes_all_its_backspaces, TP_LINUX,
 	next_write_sends(a, b, "\b\b\b\b\b\b\b\b\nw");
 }
 
+TP_CASE(held_echoes_take_exactly_their_room_in_order, TP_LINUX,
+	"Echoes held for want of room go out in order when room comes, each "
+	"taking exactly its own: with OPOST|TAB3 and ECHO|ECHOCTL, held "
+	"echoes of TABs (spaces to the next stop), letters, a control byte "
+	"(the ^X pair) and two more letters, given room for all but the "
+	"last letter, fill it exactly; the last is held for the next write, "
+	"not lost")
+{
+	int a, b;
+	int cap = suspend_and_measure(tc, &a, &b);
+	static char sent[1024], got[TP_SERIAL_WINDOW];
+
+	/* The echoes' room, cap, is spent as 8 per TAB from column 0, 1 per
+	 * letter, 2 for ^A and 1 for y: z finds none left. */
+	int tabs = (cap - 3) / 8, letters = (cap - 3) % 8;
+	int n = tabs + letters + 3;
+	ATF_REQUIRE_MSG(n <= (int)sizeof sent, "a %d-byte buffer", cap);
+	memset(sent, '\t', (size_t)tabs);
+	memset(sent + tabs, 'p', (size_t)letters);
+	memcpy(sent + tabs + letters, "\001yz", 3);
+
+	tp_oflag(a, OPOST | TAB3, 0);
+	tp_write_str(a, "\r", "CR: column 0");
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	fill_to(a, cap);
+	tp_lflag(a, ECHO | ECHOCTL, 0);
+	/* With no room every echo is held, whatever reads B's bytes come in;
+	 * the link carries them a window at a time (TP_SERIAL_WINDOW). */
+	for (int i = 0; i < n; i += TP_SERIAL_WINDOW) {
+		size_t len = n - i < TP_SERIAL_WINDOW ? (size_t)(n - i) : TP_SERIAL_WINDOW;
+		tp_write_all(b, sent + i, len, "TABs, letters, ^A, y, z from B");
+		tp_uart_read_exact(a, got, len, TP_WAIT_MS, "A reads B's bytes");
+		ATF_CHECK_MSG(memcmp(got, sent + i, len) == 0, "A read other "
+			      "bytes than B sent (from byte %d)", i);
+	}
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "TIOCOUTQ %d with the echoes "
+			 "held, want %d", tp_uart_outq(a), cap);
+
+	/* A write with the room emptied sends the held echoes first: they
+	 * fill it, and the write itself finds none. */
+	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
+	errno = 0;
+	ssize_t w = write(a, "w", 1);
+	ATF_CHECK_MSG(w == -1 && errno == EAGAIN, "the write after the held "
+		      "echoes: %zd (%s), want -1 EAGAIN (no room left)", w,
+		      strerror(errno));
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "TIOCOUTQ %d after the held "
+			 "echoes went out, want %d", tp_uart_outq(a), cap);
+	/* The link cannot carry a whole buffer (TP_SERIAL_WINDOW): what is
+	 * left held is seen after a flush. */
+	next_write_sends(a, b, "zw");
+}
+
 TP_CASE(tcflush_wakes_writer_asleep_for_room, TP_POSIX,
 	"A blocking write of 8 bytes with 3 bytes of room stores 3 and "
 	"sleeps; tcflush(TCOFLUSH) discards the buffer and wakes it, it "
@@ -301,6 +354,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, echo_without_room_waits_for_next_write);
 	ATF_TP_ADD_TC(tp, echoctl_control_takes_two_bytes_of_room);
 	ATF_TP_ADD_TC(tp, echoe_tab_erase_takes_all_its_backspaces);
+	ATF_TP_ADD_TC(tp, held_echoes_take_exactly_their_room_in_order);
 	ATF_TP_ADD_TC(tp, tcflush_wakes_writer_asleep_for_room);
 	return atf_no_error();
 }
