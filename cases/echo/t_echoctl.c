@@ -190,6 +190,22 @@ TP_CASE(echo_cr_with_icrnl_echoes_newline, TP_POSIX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(echoctl_pair_takes_two_columns, TP_LINUX,
+	"An echoed ^X takes two output columns: with OPOST|TAB3 (XTABS) a TAB "
+	"echoed after it expands to the next multiple of 8 counted with both "
+	"characters, as after two printable ones, and so does a TAB the "
+	"program writes after the echo")
+{
+	struct tp_pty p;
+
+	tp_echo_open(&p, 0, OPOST | ONLCR | TAB3, ECHO | ECHOCTL);
+	TP_ECHO(p.master, "\001\tz", "^A      z", "^A, TAB, z from column 0");
+	TP_ECHO(p.master, "ab\002\tz", "ab^B   z", "ab, ^B, TAB, z from column 9");
+	tp_write_str(p.slave, "\t", "the program's TAB at column 17");
+	TP_EXPECT_BYTES(p.master, "       ", "7 spaces to column 24");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, echoctl_noncanon_every_control_char_as_caret);
@@ -200,5 +216,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, echo_eol_char_is_echoed_as_caret);
 	ATF_TP_ADD_TC(tp, echo_lnext_echoes_caret_backspace);
 	ATF_TP_ADD_TC(tp, echo_cr_with_icrnl_echoes_newline);
+	ATF_TP_ADD_TC(tp, echoctl_pair_takes_two_columns);
 	return atf_no_error();
 }
