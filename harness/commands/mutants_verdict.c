@@ -102,6 +102,33 @@ static void by_file(const struct verdict_in *in, struct rbuf *out, struct rbuf *
 		rbuf_add(out, "\n");
 }
 
+/* Under a survivor, its line whole before and after the mutation: the span
+ * alone ("2 -> (2 - 1)") may fit several places of the line or of the lines
+ * around it.  Nothing when the file's text is not at hand or the span is not
+ * where the mutant says (a text cut at its 200 characters). */
+static void whole_line(const struct verdict_in *in, const struct mutant *m, struct rbuf *out)
+{
+	const char *t = in->file_text(in->ctx, m->file);
+	for (int l = 1; t && l < m->line; l++)
+		if ((t = strchr(t, '\n')))
+			t++;
+	if (!t || m->col < 0)
+		return;
+	size_t len = strcspn(t, "\n"), olen = strlen(m->orig), col = (size_t)m->col;
+	if (col + olen > len || strncmp(t + col, m->orig, olen) != 0)
+		return;
+	size_t lead = strspn(t, " \t");
+	if (lead > col)
+		lead = col;
+	rbuf_add(out, "  `");
+	rbuf_addn(out, t + lead, len - lead);
+	rbuf_add(out, "` -> `");
+	rbuf_addn(out, t + lead, col - lead);
+	rbuf_add(out, m->repl);
+	rbuf_addn(out, t + col + olen, len - col - olen);
+	rbuf_add(out, "`\n");
+}
+
 void verdict_write(const struct verdict_in *in, struct rbuf *out)
 {
 	const struct ps_counts *k = in->counts;
@@ -126,6 +153,7 @@ void verdict_write(const struct verdict_in *in, struct rbuf *out)
 			rbuf_add(out, "Survivors:\n\n");
 		rbuf_addf(out, "- %s:%d: %s -> %s survived: no case checks %s\n", m->file, m->line,
 			  m->orig, m->repl, m->func[0] ? m->func : "this line");
+		whole_line(in, m, out);
 	}
 	if (survivors)
 		rbuf_add(out, "\n");
