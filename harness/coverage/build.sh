@@ -8,8 +8,9 @@
 # Profiling is chosen per object with GCOV_PROFILE_<name>.o=y in make's
 # environment (scripts/Makefile.lib reads it), so the read-only source tree
 # needs no Makefile edit.  The variable matches a basename anywhere in the
-# tree, so names that also exist outside drivers/tty are left out, and the
-# build fails if any object outside drivers/tty was profiled.
+# tree, so a name that also exists outside drivers/tty is made y only for
+# the objects of drivers/tty's directories, and the build fails if any
+# object outside drivers/tty was profiled.
 #
 # Usage: build.sh SUITE_DIR   (the tree whose fixtures/kernel/*.config count)
 # Environment: TTYPOT_CACHE (default ~/.cache/ttypot), TTYPOT_GCOV_BUILD
@@ -68,17 +69,24 @@ for f in "$frag_base" "$frag_gcov"; do
 	[ -f "$f" ] || die config "$f missing"
 done
 
-# The drivers/tty objects to profile: every C file's basename that no
-# other directory built for x86 also uses.
-objs=$(cd "$src" && comm -23 \
-	<(find drivers/tty -name '*.c' -printf '%f\n' | sort -u) \
-	<(find . -name '*.c' -not -path './drivers/tty/*' \
-		-not -path './tools/*' -not -path './Documentation/*' \
-		-not -path './samples/*' -not -path './scripts/*' \
-		\( -not -path './arch/*' -o -path './arch/x86/*' \) \
-		-printf '%f\n' | sort -u))
+# The drivers/tty objects to profile.  kbuild names them by basename
+# (GCOV_PROFILE_<name>.o); a basename that another directory built for x86
+# also uses (vt.c, keyboard.c, selection.c, earlycon.c...) gets a value that
+# make expands per object, y only in a directory of drivers/tty ($(obj)).
+others=$(cd "$src" && find . -name '*.c' -not -path './drivers/tty/*' \
+	-not -path './tools/*' -not -path './Documentation/*' \
+	-not -path './samples/*' -not -path './scripts/*' \
+	\( -not -path './arch/*' -o -path './arch/x86/*' \) \
+	-printf '%f\n' | sort -u)
+tty_c=$(cd "$src" && find drivers/tty -name '*.c' -printf '%f\n' | sort -u)
 profile_env=()
-for c in $objs; do profile_env+=("GCOV_PROFILE_${c%.c}.o=y"); done
+for c in $(comm -23 <(echo "$tty_c") <(echo "$others")); do
+	profile_env+=("GCOV_PROFILE_${c%.c}.o=y")
+done
+# shellcheck disable=SC2016 # $(...) is make's, expanded per object
+for c in $(comm -12 <(echo "$tty_c") <(echo "$others")); do
+	profile_env+=("GCOV_PROFILE_${c%.c}.o="'$(if $(filter drivers/tty drivers/tty/%,$(obj)),y)')
+done
 
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"
@@ -181,7 +189,14 @@ if [ ! -f "$build/ttypot-seeded" ] && [ ! -f "$build/vmlinux" ] &&
 	nocmddep=(KBUILD_NOCMDDEP=1)
 fi
 
-# Incremental after the first time: make decides what changed.
+# Incremental after the first time: make decides what changed.  Under
+# KBUILD_NOCMDDEP a changed command line rebuilds nothing, so an object of
+# drivers/tty built without profiling (before its basename was profiled)
+# is removed to be built again.
+while IFS= read -r -d '' c; do
+	o=$build/${c%.c}.o
+	[ -f "$o" ] && [ ! -f "${o%.o}.gcno" ] && rm -f "$o"
+done < <(cd "$src" && find drivers/tty -name '*.c' -print0)
 t0=$(date +%s)
 say "building bzImage in $build (log: $log)"
 mk "$deadline_s" -j"${TTYPOT_GCOV_JOBS:-$(nproc)}" "${nocmddep[@]}" bzImage ||
