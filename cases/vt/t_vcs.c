@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* t_vcs.c: the screen devices themselves (drivers/tty/vt/vc_screen.c), as
+ * screen readers (brltty) and screen dumps use them: their sizes and
+ * lseek, writes to /dev/vcsN and /dev/vcsaN that draw on the VT (and the
+ * vcsa header's cursor), and the update events: POLLPRI on a screen
+ * change, cleared by a read, POLLHUP|POLLERR when the VT is freed, SIGIO
+ * with O_ASYNC.  The other vt cases only read these devices. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tp_vt.h"
+
+static int
+open_screen_dev(const char *kind, int num, int flags)
+{
+	char p[32];
+	snprintf(p, sizeof p, "/dev/%s%d", kind, num);
+	int fd = open(p, flags | O_CLOEXEC);
+	if (fd < 0)
+		atf_tc_fail("open %s: %s", p, strerror(errno));
+	return fd;
+}
+
+/* poll() of fd for POLLPRI within timeout_ms; returns revents. */
+static short
+poll_pri(int fd, int timeout_ms)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN | POLLPRI};
+	int r = poll(&p, 1, timeout_ms);
+	if (r < 0)
+		atf_tc_fail("poll of a screen device: %s", strerror(errno));
+	return r ? p.revents : 0;
+}
+
+/* Read the whole device from offset 0 (this clears its update event). */
+static void
+read_all(int fd)
+{
+	static char buf[4 + 2 * TP_VT_MAX_ROWS * TP_VT_MAX_COLS];
+	if (pread(fd, buf, sizeof buf, 0) <= 0)
+		atf_tc_fail("read of a screen device: %s", strerror(errno));
+}
+
+TP_CASE_ROOT(sizes_and_lseek, TP_LINUX,
+	"lseek(SEEK_END) of /dev/vcsN gives rows x columns, of /dev/vcsaN "
+	"4 + 2 x rows x columns (the header, then glyph and attribute bytes), "
+	"of /dev/vcsuN 4 x rows x columns; a seek past the end is EINVAL and "
+	"a write at the end writes nothing")
+{
+	struct tp_vt vt;
+	struct tp_screen s;
+
+	tp_vt_open(tc, &vt);
+	tp_vt_screen(vt.num, &s);
+	static const struct {
+		const char *kind;
+		int mul, add;
+	} dev[] = {{"vcs", 1, 0}, {"vcsa", 2, 4}, {"vcsu", 4, 0}};
+	for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) {
+		int fd = open_screen_dev(dev[i].kind, vt.num, O_RDWR);
+		off_t want = (off_t)s.rows * s.cols * dev[i].mul + dev[i].add;
+		off_t end = lseek(fd, 0, SEEK_END);
+		if (end != want)
+			atf_tc_fail("/dev/%s%d: SEEK_END at %lld, want %lld (%d x %d)",
+				    dev[i].kind, vt.num, (long long)end, (long long)want,
+				    s.rows, s.cols);
+		errno = 0;
+		off_t past = lseek(fd, 1, SEEK_END);
+		if (past != -1 || errno != EINVAL)
+			atf_tc_fail("/dev/%s%d: a seek past the end gave %lld (%s), want "
+				    "EINVAL", dev[i].kind, vt.num, (long long)past,
+				    strerror(errno));
+		if (i < 2) {
+			ssize_t w = pwrite(fd, "x", 1, end);
+			if (w != 0)
+				atf_tc_fail("/dev/%s%d: a write at the end returned %zd "
+					    "(%s), want 0", dev[i].kind, vt.num, w,
+					    strerror(errno));
+		}
+		close(fd);
+	}
+}
+
+TP_CASE_ROOT(writes_draw_on_the_vt, TP_LINUX,
+	"A write to /dev/vcsaN at 4 + 2 x (row x columns + column) draws "
+	"glyph and attribute pairs there; a write to /dev/vcsN replaces "
+	"glyphs and keeps attributes; writing the vcsa header's bytes 2 and 3 "
+	"moves the VT's cursor to that column and row")
+{
+	struct tp_vt vt;
+	struct tp_screen s;
+
+	tp_vt_open(tc, &vt);
+	tp_vt_screen(vt.num, &s);
+	int fa = open_screen_dev("vcsa", vt.num, O_RDWR);
+	int fc = open_screen_dev("vcs", vt.num, O_RDWR);
+	off_t at = 4 + 2 * ((off_t)2 * s.cols + 5);
+	if (pwrite(fa, "A\x1f" "B\x4e", 4, at) != 4)
+		atf_tc_fail("write to /dev/vcsa%d: %s", vt.num, strerror(errno));
+	tp_vt_wait_text(&vt, 2, 5, "AB", &s, "the cells the vcsa write drew");
+	if (s.attr[2][5] != 0x1f || s.attr[2][6] != 0x4e)
+		atf_tc_fail("attributes 0x%02x 0x%02x after the vcsa write, want "
+			    "0x1f 0x4e", s.attr[2][5], s.attr[2][6]);
+	if (pwrite(fc, "xy", 2, (off_t)2 * s.cols + 5) != 2)
+		atf_tc_fail("write to /dev/vcs%d: %s", vt.num, strerror(errno));
+	tp_vt_wait_text(&vt, 2, 5, "xy", &s, "the glyphs the vcs write replaced");
+	if (s.attr[2][5] != 0x1f || s.attr[2][6] != 0x4e)
+		atf_tc_fail("attributes 0x%02x 0x%02x after the vcs write, want the "
+			    "vcsa write's 0x1f 0x4e", s.attr[2][5], s.attr[2][6]);
+	unsigned char xy[2] = {7, 3};
+	if (pwrite(fa, xy, 2, 2) != 2)
+		atf_tc_fail("write of the vcsa header's cursor: %s", strerror(errno));
+	tp_vt_wait_cursor(&vt, 7, 3, &s, "the cursor the header write set");
+	tp_vt_write(&vt, "C", "a character at the cursor");
+	tp_vt_wait_text(&vt, 3, 7, "C", &s, "C drawn where the header put the cursor");
+	close(fa);
+	close(fc);
+}
+
+TP_CASE_ROOT(poll_reports_screen_updates, TP_LINUX,
+	"poll() of /dev/vcsaN reports POLLPRI the first time (an update may "
+	"have come before), not after a read of the device, and again once "
+	"the VT's screen changes (output written to it, or a write to its "
+	"vcs); a read clears it each time")
+{
+	struct tp_vt vt;
+
+	tp_vt_open(tc, &vt);
+	int fa = open_screen_dev("vcsa", vt.num, O_RDONLY);
+	int fc = open_screen_dev("vcs", vt.num, O_WRONLY);
+	if (!(poll_pri(fa, 0) & POLLPRI))
+		atf_tc_fail("the first poll of /dev/vcsa%d: no POLLPRI", vt.num);
+	read_all(fa);
+	short r = poll_pri(fa, 0);
+	if (r & POLLPRI)
+		atf_tc_fail("POLLPRI after a read, with no update since (revents "
+			    "0x%x)", r);
+	if (!(r & POLLIN))
+		atf_tc_fail("no POLLIN from /dev/vcsa%d (revents 0x%x)", vt.num, r);
+	tp_vt_write(&vt, "x", "output to the VT");
+	tp_waiting_for("POLLPRI after output to the VT");
+	if (!(poll_pri(fa, TP_WAIT_MS) & POLLPRI))
+		atf_tc_fail("no POLLPRI within %d ms of output to tty%d", TP_WAIT_MS,
+			    vt.num);
+	tp_waiting_for("");
+	read_all(fa);
+	if (poll_pri(fa, 0) & POLLPRI)
+		atf_tc_fail("POLLPRI again after the second read");
+	if (pwrite(fc, "z", 1, 0) != 1)
+		atf_tc_fail("write to /dev/vcs%d: %s", vt.num, strerror(errno));
+	if (!(poll_pri(fa, TP_WAIT_MS) & POLLPRI))
+		atf_tc_fail("no POLLPRI within %d ms of a write to /dev/vcs%d",
+			    TP_WAIT_MS, vt.num);
+	close(fa);
+	close(fc);
+}
+
+TP_CASE_ROOT(o_async_sends_sigio_on_update, TP_LINUX,
+	"With O_ASYNC and an owner (F_SETOWN_EX), /dev/vcsaN sends it the signal "
+	"(F_SETSIG's, with si_code POLL_PRI) when its VT's screen changes, "
+	"and none for another VT's output")
+{
+	struct tp_vt vt, other;
+	sigset_t set;
+	siginfo_t si;
+	struct timespec zero = {0, 0}, wait = {TP_WAIT_MS / 1000, 0};
+	int sig = SIGRTMIN + 1;
+
+	tp_vt_open(tc, &vt);
+	tp_vt_open(tc, &other);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+		atf_tc_fail("sigprocmask: %s", strerror(errno));
+	int fa = open_screen_dev("vcsa", vt.num, O_RDONLY);
+	/* The signal goes to this thread, which blocks it (the case's
+	 * process may have other threads). */
+	struct f_owner_ex owner = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
+	if (fcntl(fa, F_SETOWN_EX, &owner) != 0 || fcntl(fa, F_SETSIG, sig) != 0 ||
+	    fcntl(fa, F_SETFL, fcntl(fa, F_GETFL) | O_ASYNC) != 0)
+		atf_tc_fail("O_ASYNC on /dev/vcsa%d: %s", vt.num, strerror(errno));
+	tp_vt_write(&other, "o", "output to another VT");
+	if (sigtimedwait(&set, &si, &zero) == sig)
+		atf_tc_fail("a signal for tty%d's output on tty%d's vcsa", other.num,
+			    vt.num);
+	tp_vt_write(&vt, "x", "output to the VT");
+	tp_waiting_for("the signal for the screen update");
+	int got = sigtimedwait(&set, &si, &wait);
+	tp_waiting_for("");
+	if (got != sig)
+		atf_tc_fail("no signal within %d ms of output to tty%d (%s)",
+			    TP_WAIT_MS, vt.num, strerror(errno));
+	if (si.si_code != POLL_PRI)
+		atf_tc_fail("si_code %d, want POLL_PRI (%d)", si.si_code, POLL_PRI);
+	close(fa);
+}
+
+TP_CASE_ROOT(freed_vt_gives_pollhup, TP_LINUX,
+	"When the VT of an open /dev/vcsaN is freed (closed, VT_DISALLOCATE), "
+	"poll() of the device reports POLLHUP and POLLERR, and a read fails "
+	"with ENXIO")
+{
+	struct tp_vt vt;
+	struct tp_screen s;
+
+	tp_vt_take(tc, &vt);
+	vt.fd = tp_vt_open_path(vt.num);
+	tp_vt_write(&vt, "\033[Hgone", "text on the VT");
+	tp_vt_wait_text(&vt, 0, 0, "gone", &s, "the text drawn");
+	int fa = open_screen_dev("vcsa", vt.num, O_RDONLY);
+	poll_pri(fa, 0); /* the device's events start with its first poll */
+	read_all(fa);
+	close(vt.fd);
+	vt.fd = -1;
+	long long end = tp_now_ms() + TP_WAIT_MS;
+	int step = 0;
+	tp_waiting_for("the VT released after close");
+	while (tp_vt_in_use(vt.num)) {
+		if (tp_now_ms() > end)
+			atf_tc_fail("tty%d still open %d ms after its close", vt.num,
+				    TP_WAIT_MS);
+		tp_backoff(&step);
+	}
+	tp_waiting_for("");
+	int t0 = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (t0 < 0)
+		atf_tc_fail("open /dev/tty0: %s", strerror(errno));
+	TP_VT_EXPECT_ERRNO(ioctl(t0, VT_DISALLOCATE, vt.num), 0, "VT_DISALLOCATE");
+	close(t0);
+	short r = poll_pri(fa, TP_WAIT_MS);
+	if ((r & (POLLHUP | POLLERR)) != (POLLHUP | POLLERR))
+		atf_tc_fail("poll of the freed VT's vcsa: revents 0x%x, want "
+			    "POLLHUP|POLLERR", r);
+	char b[8];
+	errno = 0;
+	ssize_t n = pread(fa, b, sizeof b, 0);
+	if (n != -1 || errno != ENXIO)
+		atf_tc_fail("read of the freed VT's vcsa: %zd (%s), want ENXIO", n,
+			    strerror(errno));
+	close(fa);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, sizes_and_lseek);
+	ATF_TP_ADD_TC(tp, writes_draw_on_the_vt);
+	ATF_TP_ADD_TC(tp, poll_reports_screen_updates);
+	ATF_TP_ADD_TC(tp, o_async_sends_sigio_on_update);
+	ATF_TP_ADD_TC(tp, freed_vt_gives_pollhup);
+	return atf_no_error();
+}
