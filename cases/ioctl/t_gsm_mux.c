@@ -191,6 +191,17 @@ dlci_get(int fd, unsigned channel, struct gsm_dlci_config *d)
 	return ioctl(fd, GSMIOC_GETCONF_DLCI, d) == 0 ? 0 : errno;
 }
 
+/* dlci_get that must succeed, skipping on a kernel without the ioctl. */
+static void
+dlci_get_or_skip(int fd, unsigned channel, struct gsm_dlci_config *d)
+{
+	int e = dlci_get(fd, channel, d);
+	if (e == ENOTTY)
+		atf_tc_skip("GSMIOC_GETCONF_DLCI: %s: the kernel predates it (6.4)",
+			    strerror(e));
+	ATF_REQUIRE_EQ_MSG(e, 0, "GETCONF_DLCI %u: %s", channel, strerror(e));
+}
+
 TP_CASE_ROOT(dlci_conf_round_trip, TP_LINUX,
 	"(root; n_gsm) GSMIOC_GETCONF_DLCI of channel 0 or 64 is EINVAL; "
 	"channel 5 reads its defaults (adaption 1, the mux's MTU, priority 7, "
@@ -200,11 +211,7 @@ TP_CASE_ROOT(dlci_conf_round_trip, TP_LINUX,
 	struct tp_pty p;
 	struct gsm_dlci_config d;
 	attach(&p);
-	int e = dlci_get(p.slave, 5, &d);
-	if (e == ENOTTY)
-		atf_tc_skip("GSMIOC_GETCONF_DLCI: %s: the kernel predates it (6.4)",
-			    strerror(e));
-	ATF_REQUIRE_EQ_MSG(e, 0, "GETCONF_DLCI 5: %s", strerror(e));
+	dlci_get_or_skip(p.slave, 5, &d);
 	ATF_CHECK_MSG(d.channel == 5 && d.adaption == 1 && d.mtu == 64 &&
 		      d.priority == 7 && d.i == 1 && d.k == 2, "channel %u adaption %u "
 		      "mtu %u priority %u i %u k %u", d.channel, d.adaption, d.mtu,
@@ -476,11 +483,7 @@ TP_CASE_ROOT(unanswered_parameter_negotiation_is_resent_n2_times, TP_LINUX,
 	unsigned char f[256];
 	char dev[64];
 	attach(&p);
-	int e = dlci_get(p.slave, 1, &d);
-	if (e == ENOTTY)
-		atf_tc_skip("GSMIOC_GETCONF_DLCI: %s: the kernel predates it (6.4)",
-			    strerror(e));
-	ATF_REQUIRE_EQ_MSG(e, 0, "GETCONF_DLCI 1: %s", strerror(e));
+	dlci_get_or_skip(p.slave, 1, &d);
 	/* T1 1 s: the UA below must come before N2 SABMs have run out. */
 	configure_initiator(p.slave, 3, 100);
 	size_t n = read_frame(p.master, f, sizeof f, "the control channel's SABM");
