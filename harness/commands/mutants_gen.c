@@ -1482,6 +1482,21 @@ int cmd_mutants_generate(int argc, char **argv)
 		free(in);
 		goto out;
 	}
+	/* Mutated files outside drivers/tty: the header in their directories. */
+	for (size_t f = 0; f < g.nfiles; f++) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof dir, "%s", g.files[f]);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		if (!slash || !strncmp(dir, "drivers/tty", 11))
+			continue;
+		if (mtree_include_in(g.src, tree, dir, err, sizeof err) < 0) {
+			fprintf(stderr, "ttypot: mutants: the schemata tree: %s\n", err);
+			free(in);
+			goto out;
+		}
+	}
 	kr_ccache_basedir(tree, e.cache);
 	tree_build_dir(mroot, tree, bdir, sizeof bdir);
 	seed_build(e.cache, have_chg ? g.src : NULL, tree, bdir);

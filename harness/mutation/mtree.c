@@ -47,6 +47,27 @@ int mtree_write(const char *tree, const char *rel, const char *text, char *err,
 	return 0;
 }
 
+int mtree_include_in(const char *pristine, const char *tree, const char *dir, char *err,
+		     size_t errlen)
+{
+	char mk[PATH_MAX], rel[PATH_MAX];
+	snprintf(mk, sizeof mk, "%s/%s/Makefile", pristine, dir);
+	snprintf(rel, sizeof rel, "%s/Makefile", dir);
+	char *orig = ku_read_file(mk, NULL);
+	if (!orig) {
+		snprintf(err, errlen, "%s: cannot read", mk);
+		return -1;
+	}
+	size_t l = strlen(orig);
+	char *text = malloc(l + sizeof makefile_line);
+	memcpy(text, orig, l);
+	memcpy(text + l, makefile_line, sizeof makefile_line);
+	int rc = mtree_write(tree, rel, text, err, errlen);
+	free(text);
+	free(orig);
+	return rc;
+}
+
 int mtree_prepare(const char *pristine, const char *tree, char *err, size_t errlen)
 {
 	char pmark[PATH_MAX];
@@ -92,21 +113,7 @@ int mtree_prepare_ident(const char *pristine, const char *tree, const char *iden
 			return -1;
 		}
 	}
-	char mk[PATH_MAX];
-	snprintf(mk, sizeof mk, "%s/drivers/tty/Makefile", pristine);
-	char *orig = ku_read_file(mk, NULL);
-	if (!orig) {
-		snprintf(err, errlen, "%s: cannot read", mk);
-		rc = -1;
-	} else {
-		size_t l = strlen(orig);
-		char *text = malloc(l + sizeof makefile_line);
-		memcpy(text, orig, l);
-		memcpy(text + l, makefile_line, sizeof makefile_line);
-		rc = mtree_write(tree, "drivers/tty/Makefile", text, err, errlen);
-		free(text);
-	}
-	free(orig);
+	rc = mtree_include_in(pristine, tree, "drivers/tty", err, errlen);
 	if (rc == 0)
 		rc = mtree_write(tree, "include/linux/ttypot_mutant.h", schemata_header, err,
 				 errlen);

@@ -24,6 +24,13 @@ int mtree_prepare(const char *pristine, const char *tree, char *err, size_t errl
 int mtree_prepare_ident(const char *pristine, const char *tree, const char *ident, char *err,
 			size_t errlen);
 
+/* Make every object of tree/dir (and its subdirectories) see the mutant
+ * id: its Makefile as pristine's, with the header forced in.  mtree_prepare
+ * does it for drivers/tty; mutated files elsewhere (drivers/usb/serial)
+ * need it for their own directory.  0, or -1 with a message. */
+int mtree_include_in(const char *pristine, const char *tree, const char *dir, char *err,
+		     size_t errlen);
+
 /* Replace tree/rel with text, unless it already holds exactly that (so make
  * rebuilds only what changed).  0, or -1 with a message. */
 int mtree_write(const char *tree, const char *rel, const char *text, char *err,

@@ -258,6 +258,51 @@ ATF_TC_BODY(const_guard_folds, tc)
 	free(text);
 }
 
+ATF_TC(tree_header_in_every_mutated_dir);
+ATF_TC_HEAD(tree_header_in_every_mutated_dir, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "The schemata tree forces the mutant's header into "
+			  "drivers/tty's objects and, asked for it, into another directory's "
+			  "(drivers/usb/serial): its Makefile is the pristine one plus the "
+			  "-include line, and the pristine file, hard-linked into the tree, "
+			  "is left as it was");
+}
+ATF_TC_BODY(tree_header_in_every_mutated_dir, tc)
+{
+	(void)tc;
+	char err[512] = "";
+	ATF_REQUIRE(ku_mkdir_p("src/drivers/tty", 0755) == 0);
+	ATF_REQUIRE(ku_mkdir_p("src/drivers/usb/serial", 0755) == 0);
+	ATF_REQUIRE(ku_mkdir_p("src/include/linux", 0755) == 0);
+	ATF_REQUIRE(ku_write_file("src/.ttypot-unpacked", "x\n", 2) == 0);
+	ATF_REQUIRE(ku_write_file("src/drivers/tty/Makefile", "obj-y += tty_io.o\n", 18) == 0);
+	ATF_REQUIRE(ku_write_file("src/drivers/usb/serial/Makefile", "obj-y += generic.o\n",
+				  19) == 0);
+	ATF_REQUIRE_MSG(mtree_prepare("src", "tree", err, sizeof err) == 0, "%s", err);
+	ATF_REQUIRE_MSG(mtree_include_in("src", "tree", "drivers/usb/serial", err,
+					 sizeof err) == 0, "%s", err);
+	static const char *const dirs[] = { "drivers/tty", "drivers/usb/serial" };
+	for (size_t i = 0; i < 2; i++) {
+		char p[200];
+		snprintf(p, sizeof p, "tree/%s/Makefile", dirs[i]);
+		char *t = ku_read_file(p, NULL);
+		ATF_CHECK_MSG(t && strstr(t, "obj-y += ") == t &&
+			      strstr(t, "subdir-ccflags-y += -include "
+				     "$(srctree)/include/linux/ttypot_mutant.h\n"),
+			      "%s: %s", p, t ? t : "missing");
+		free(t);
+		snprintf(p, sizeof p, "src/%s/Makefile", dirs[i]);
+		t = ku_read_file(p, NULL);
+		ATF_CHECK_MSG(t && !strstr(t, "ttypot"), "the pristine %s was written: %s", p,
+			      t ? t : "missing");
+		free(t);
+	}
+	char *h = ku_read_file("tree/include/linux/ttypot_mutant.h", NULL);
+	ATF_CHECK_MSG(h && strstr(h, "extern int ttypot_mutant;"), "the header: %s",
+		      h ? h : "missing");
+	free(h);
+}
+
 ATF_TC(constant_contexts_marked);
 ATF_TC_HEAD(constant_contexts_marked, tc)
 {
@@ -773,6 +818,7 @@ ATF_TC_BODY(diff_command, tc)
 
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, tree_header_in_every_mutated_dir);
 	ATF_TP_ADD_TC(tp, arid_lines);
 	ATF_TP_ADD_TC(tp, diff_keeps_changed_logic_lines);
 	ATF_TP_ADD_TC(tp, diff_verdict);
