@@ -157,8 +157,30 @@ TP_CASE_ROOT(il_dl_shift_the_rows, TP_LINUX,
 		tp_vt_expect_blank(&s, y, 0, "blank rows at the bottom after DL");
 }
 
+TP_CASE_ROOT(irm_insert_mode_shifts_the_line, TP_LINUX,
+	"ESC [ 4 h (IRM, insert mode) makes each character drawn push the rest "
+	"of the line one cell right, the last cell dropped; ESC [ 4 l "
+	"(replace mode) overwrites again")
+{
+	struct tp_vt vt;
+	struct tp_screen s;
+
+	tp_vt_open(tc, &vt);
+	tp_vt_write(&vt, "abcdef\033[1;3H\033[4hXY", "abcdef, CUP 1;3, IRM on, XY");
+	tp_vt_wait_text(&vt, 0, 0, "abXYcdef", &s, "XY inserted before c");
+	tp_vt_expect_blank(&s, 0, 8, "the row after the shifted text");
+	tp_vt_write(&vt, "\033[4l\033[1;1HZ", "IRM off, CUP 1;1, Z");
+	tp_vt_wait_text(&vt, 0, 0, "ZbXYcdef", &s, "Z over a, nothing shifted");
+	tp_vt_write(&vt, "\033[1;79H\033[4hQ", "CUP 1;79, IRM on, Q");
+	tp_vt_wait_text(&vt, 0, 0, "ZbXYcdef", &s, "the start of the row kept");
+	if (s.ch[0][78] != 'Q')
+		atf_tc_fail("Q not at column 79: 0x%02x", s.ch[0][78]);
+	tp_vt_write(&vt, "\033[4l", "IRM off");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, irm_insert_mode_shifts_the_line);
 	ATF_TP_ADD_TC(tp, ed0_erases_cursor_to_end);
 	ATF_TP_ADD_TC(tp, ed1_erases_start_to_cursor);
 	ATF_TP_ADD_TC(tp, ed2_erases_whole_screen);

@@ -89,6 +89,30 @@ TP_CASE_ROOT(sgr_bold_blink_and_resets, TP_LINUX,
 	expect_attrs(&vt, st, 7);
 }
 
+TP_CASE_ROOT(sgr_256_and_rgb_colours_nearest_of_16, TP_LINUX,
+	"SGR 38;5;n and 48;5;n (the 256-colour palette) and 38;2;r;g;b and "
+	"48;2;r;g;b (24-bit) set the colours to the console's nearest of its "
+	"16: a foreground takes each of red, green and blue brighter than "
+	"half its brightest, bold when that is above 0xaa (dark grey for a "
+	"grey of 0x55 or less); a background takes each component of 0x80 or "
+	"more")
+{
+	struct tp_vt vt;
+	static const struct sgr_step st[] = {
+		{"\033[0m\033[38;5;1m", 0x04, "38;5;1: palette red (0xaa) is red"},
+		{"\033[0m\033[38;5;9m", 0x0c, "38;5;9: bright red (0xff,0x55,0x55) is bold red"},
+		{"\033[0m\033[38;5;196m", 0x0c, "38;5;196: cube red (212,0,0) is bold red"},
+		{"\033[0m\033[38;5;244m", 0x07, "38;5;244: grey 128 is light grey"},
+		{"\033[0m\033[38;5;232m", 0x08, "38;5;232: grey 8 is dark grey"},
+		{"\033[0m\033[38;2;0;128;0m", 0x02, "38;2;0;128;0 is green"},
+		{"\033[0m\033[48;5;4m", 0x17, "48;5;4: palette blue background"},
+		{"\033[0m\033[48;2;255;255;0m", 0x67, "48;2;255;255;0: brown background"},
+		{"\033[0m", 0x07, "SGR 0"},
+	};
+	tp_vt_open(tc, &vt);
+	expect_attrs(&vt, st, 9);
+}
+
 TP_CASE_ROOT(erase_after_ris_uses_default_attribute, TP_LINUX,
 	"ESC c (RIS) resets the attributes: text drawn and cells erased after "
 	"it have the default attribute, whatever SGR was in force")
@@ -115,6 +139,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, sgr_reverse_swaps_colours);
 	ATF_TP_ADD_TC(tp, sgr_colours_set_fg_and_bg);
 	ATF_TP_ADD_TC(tp, sgr_bold_blink_and_resets);
+	ATF_TP_ADD_TC(tp, sgr_256_and_rgb_colours_nearest_of_16);
 	ATF_TP_ADD_TC(tp, erase_after_ris_uses_default_attribute);
 	return atf_no_error();
 }
