@@ -5,6 +5,7 @@
  * blue 4 is 1), 0x08 intensity, 0x80 blink. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tp_vt.h"
 
@@ -113,6 +114,36 @@ TP_CASE_ROOT(sgr_256_and_rgb_colours_nearest_of_16, TP_LINUX,
 	expect_attrs(&vt, st, 9);
 }
 
+/* The case's VT, to put back the colours ESC [ n ] changed: RIS does not
+ * reset them, and a later case gets the VT. */
+static int colours_fd = -1;
+
+static void
+restore_vt_colours(void)
+{
+	/* vc_init's: underline cyan (ANSI 6), half-bright dark grey (8),
+	 * the default light grey on black made default again. */
+	static const char s[] = "\033[1;6]\033[2;8]\033[0;37;40m\033[8]\033[0m";
+	if (colours_fd >= 0 && write(colours_fd, s, sizeof s - 1) < 0)
+		colours_fd = -1;
+}
+
+TP_CASE_ROOT(private_csi_sets_underline_dim_and_default_colours, TP_LINUX,
+	"The console's private CSI sequences set colours: ESC [ 1 ; n ] the "
+	"colour underlined text is shown in, ESC [ 2 ; n ] the colour of "
+	"half-bright (SGR 2) text, ESC [ 8 ] makes the current colours the "
+	"default that SGR 0 gives back")
+{
+	struct tp_vt vt;
+	static const struct sgr_step st[] = {
+		{"\033[1;1]\033[4m", 0x04, "ESC [ 1 ; 1 ], SGR 4: underline shown red"},
+		{"\033[0m\033[2;2]\033[2m", 0x02, "ESC [ 2 ; 2 ], SGR 2: half-bright shown green"},
+		{"\033[0m\033[31;44m\033[8]\033[0m", 0x14, "ESC [ 8 ] after red on blue, SGR 0"},
+	};
+	colours_fd = tp_vt_open_restoring(tc, &vt, restore_vt_colours);
+	expect_attrs(&vt, st, 3);
+}
+
 TP_CASE_ROOT(erase_after_ris_uses_default_attribute, TP_LINUX,
 	"ESC c (RIS) resets the attributes: text drawn and cells erased after "
 	"it have the default attribute, whatever SGR was in force")
@@ -140,6 +171,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, sgr_colours_set_fg_and_bg);
 	ATF_TP_ADD_TC(tp, sgr_bold_blink_and_resets);
 	ATF_TP_ADD_TC(tp, sgr_256_and_rgb_colours_nearest_of_16);
+	ATF_TP_ADD_TC(tp, private_csi_sets_underline_dim_and_default_colours);
 	ATF_TP_ADD_TC(tp, erase_after_ris_uses_default_attribute);
 	return atf_no_error();
 }
