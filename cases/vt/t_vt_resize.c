@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* t_vt_resize.c: VT_RESIZE and VT_RESIZEX, which set the size of every
- * allocated VT.  The program is exclusive (the other cases read their
+ * allocated VT, and TIOCSWINSZ, which sets one VT's.  The program is exclusive (the other cases read their
  * screens' sizes) and puts the size back at exit. */
 #include <errno.h>
 #include <stdio.h>
@@ -100,8 +100,31 @@ TP_CASE_ROOT(resizex_checks_its_geometry, TP_LINUX,
 	expect_size(vt.num, s.cols, s.rows - 1, "after refused VT_RESIZEXs");
 }
 
+TP_CASE_ROOT(tiocswinsz_resizes_only_that_vt, TP_LINUX,
+	"TIOCSWINSZ on a VT resizes that VT's screen (its /dev/vcsaN rows and "
+	"columns, and TIOCGWINSZ) and no other VT's")
+{
+	struct tp_vt vt;
+	struct tp_screen s;
+	struct winsize ws;
+
+	open_vt(tc, &vt, &s);
+	struct winsize want = {.ws_row = (unsigned short)(s.rows - 2),
+			       .ws_col = (unsigned short)(s.cols - 2)};
+	if (ioctl(vt.fd, TIOCSWINSZ, &want) != 0)
+		atf_tc_fail("TIOCSWINSZ %ux%u: %s", want.ws_col, want.ws_row,
+			    strerror(errno));
+	expect_size(vt.num, s.cols - 2, s.rows - 2, "after TIOCSWINSZ");
+	if (ioctl(vt.fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row != want.ws_row ||
+	    ws.ws_col != want.ws_col)
+		atf_tc_fail("TIOCGWINSZ %ux%u after TIOCSWINSZ %ux%u", ws.ws_col,
+			    ws.ws_row, want.ws_col, want.ws_row);
+	expect_size(1, s.cols, s.rows, "tty1 after the case's VT was resized");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, tiocswinsz_resizes_only_that_vt);
 	ATF_TP_ADD_TC(tp, resize_sets_every_vt);
 	ATF_TP_ADD_TC(tp, resizex_checks_its_geometry);
 	return atf_no_error();
