@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "tp_vt.h"
@@ -271,6 +272,46 @@ TP_CASE(vt_ioctls_on_a_pty_are_enotty, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+/* The case's VT, to restart its output at exit if a check failed while
+ * it was stopped (a later case gets the VT). */
+static int flow_fd = -1;
+
+static void
+restart_output(void)
+{
+	if (flow_fd >= 0)
+		tcflow(flow_fd, TCOON);
+}
+
+static char
+kbled(int fd, const char *what)
+{
+	char f;
+	if (ioctl(fd, KDGKBLED, &f) != 0)
+		atf_tc_fail("KDGKBLED %s: %s", what, strerror(errno));
+	return f;
+}
+
+TP_CASE_ROOT(output_stop_sets_scroll_lock, TP_LINUX,
+	"Stopping a VT's output (tcflow TCOOFF) sets its Scroll Lock flag "
+	"(KDGKBLED LED_SCR), as the Scroll Lock light shows a stopped console, "
+	"and restarting it (TCOON) clears the flag")
+{
+	struct tp_vt vt;
+
+	flow_fd = tp_vt_open_restoring(tc, &vt, restart_output);
+	tp_tcflow(vt.fd, TCOOFF, "TCOOFF on the VT");
+	char stopped = kbled(vt.fd, "with output stopped");
+	tp_tcflow(vt.fd, TCOON, "TCOON on the VT");
+	char started = kbled(vt.fd, "with output restarted");
+	if (!(stopped & LED_SCR))
+		atf_tc_fail("KDGKBLED 0x%02x with output stopped: no LED_SCR",
+			    (unsigned char)stopped);
+	if (started & LED_SCR)
+		atf_tc_fail("KDGKBLED 0x%02x with output restarted: LED_SCR still set",
+			    (unsigned char)started);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, getstate_tracks_open_vts);
@@ -279,6 +320,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, kbmode_set_and_read_back);
 	ATF_TP_ADD_TC(tp, kdsetmode_graphics_and_text);
 	ATF_TP_ADD_TC(tp, kbled_flags_read_back);
+	ATF_TP_ADD_TC(tp, output_stop_sets_scroll_lock);
 	ATF_TP_ADD_TC(tp, tioclinux_queries);
 	ATF_TP_ADD_TC(tp, bad_vt_numbers_and_modes);
 	ATF_TP_ADD_TC(tp, vt_ioctls_on_a_pty_are_enotty);
