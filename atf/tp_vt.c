@@ -188,6 +188,23 @@ tp_vt_in_use(int num)
 	return (getstate().v_state >> num) & 1;
 }
 
+/* A VT's last close releases it from a workqueue, after close() returned. */
+void
+tp_vt_wait_in_use(int num, bool want, const char *what)
+{
+	long long end = tp_now_ms() + TP_WAIT_MS;
+	int step = 0;
+	tp_waiting_for(what);
+	while (tp_vt_in_use(num) != want) {
+		if (tp_now_ms() > end)
+			atf_tc_fail("%s: VT_GETSTATE says tty%d is %s after %d ms",
+				    what, num, want ? "not open" : "still open",
+				    TP_WAIT_MS);
+		tp_backoff(&step);
+	}
+	tp_waiting_for("");
+}
+
 int
 tp_vt_open_restoring(const atf_tc_t *tc, struct tp_vt *vt, void (*restore)(void))
 {
@@ -273,33 +290,40 @@ tp_vt_write(struct tp_vt *vt, const char *s, const char *what)
 	tp_write_all(vt->fd, s, strlen(s), what);
 }
 
+int
+tp_vt_open_screen_dev(const char *kind, int num, int flags)
+{
+	char p[32];
+	snprintf(p, sizeof p, "/dev/%s%d", kind, num);
+	int fd = open(p, flags | O_CLOEXEC);
+	if (fd < 0)
+		atf_tc_fail("open %s: %s", p, strerror(errno));
+	return fd;
+}
+
 void
 tp_vt_screen(int num, struct tp_screen *s)
 {
-	char p[32];
 	static uint8_t buf[4 + 2 * TP_VT_MAX_ROWS * TP_VT_MAX_COLS];
-	snprintf(p, sizeof p, "/dev/vcsa%d", num);
-	int fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		atf_tc_fail("open %s: %s", p, strerror(errno));
+	int fd = tp_vt_open_screen_dev("vcsa", num, O_RDONLY);
 	/* vcs_read returns the whole screen up to the buffer's size; loop
 	 * for whatever one read leaves. */
 	size_t got = 0;
 	for (;;) {
 		ssize_t n = read(fd, buf + got, sizeof buf - got);
 		if (n < 0)
-			atf_tc_fail("read %s: %s", p, strerror(errno));
+			atf_tc_fail("read /dev/vcsa%d: %s", num, strerror(errno));
 		if (n == 0)
 			break;
 		got += (size_t)n;
 	}
 	close(fd);
 	if (got < 4)
-		atf_tc_fail("%s: %zu bytes, no header", p, got);
+		atf_tc_fail("/dev/vcsa%d: %zu bytes, no header", num, got);
 	s->rows = buf[0], s->cols = buf[1], s->x = buf[2], s->y = buf[3];
 	if (s->rows > TP_VT_MAX_ROWS || s->cols > TP_VT_MAX_COLS ||
 	    got != 4 + 2 * (size_t)s->rows * (size_t)s->cols)
-		atf_tc_fail("%s: %zu bytes for %dx%d cells", p, got, s->rows,
+		atf_tc_fail("/dev/vcsa%d: %zu bytes for %dx%d cells", num, got, s->rows,
 			    s->cols);
 	for (int y = 0; y < s->rows; y++)
 		for (int x = 0; x < s->cols; x++) {
@@ -420,13 +444,9 @@ tp_vt_fill(struct tp_vt *vt, struct tp_screen *s)
 int
 tp_vt_unicode_row(int num, int y, uint32_t *out, int n)
 {
-	char p[32];
 	struct tp_screen s;
 	tp_vt_screen(num, &s);
-	snprintf(p, sizeof p, "/dev/vcsu%d", num);
-	int fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		atf_tc_fail("open %s: %s", p, strerror(errno));
+	int fd = tp_vt_open_screen_dev("vcsu", num, O_RDONLY);
 	if (n > s.cols)
 		n = s.cols;
 	off_t off = (off_t)y * s.cols * 4;
@@ -441,8 +461,8 @@ tp_vt_unicode_row(int num, int y, uint32_t *out, int n)
 		}
 		if (r == 0) {
 			close(fd);
-			atf_tc_fail("%s: end of file after %zu of %zu bytes "
-				    "of row %d", p, got, want, y);
+			atf_tc_fail("/dev/vcsu%d: end of file after %zu of %zu "
+				    "bytes of row %d", num, got, want, y);
 		}
 		got += (size_t)r;
 	}

@@ -104,6 +104,9 @@ tp_vt_errno_of(int r)
 
 /* Write bytes to the VT (failing on error). */
 void tp_vt_write(struct tp_vt *vt, const char *s, const char *what);
+/* Open /dev/<kind>N (kind "vcs", "vcsa" or "vcsu") with flags |
+ * O_CLOEXEC; fails the case naming the device on error. */
+int tp_vt_open_screen_dev(const char *kind, int num, int flags);
 /* Read the screen of VT num. */
 void tp_vt_screen(int num, struct tp_screen *s);
 /* The text of row y, columns x..x+len-1, as a C string (static buffer). */
@@ -141,6 +144,8 @@ void tp_vt_expect_reply(struct tp_vt *vt, const char *want, size_t len,
  * foreground VT's own state. */
 int tp_vt_active(void);
 bool tp_vt_in_use(int num);
+/* Wait (TP_WAIT_MS) until tp_vt_in_use(num) is want; fail naming what. */
+void tp_vt_wait_in_use(int num, bool want, const char *what);
 /* Make VT num the active one (VT_ACTIVATE through a descriptor of it) and
  * wait (bounded) until VT_GETSTATE says so.  The VT active before the
  * first switch of a case is made active again when the case ends. */

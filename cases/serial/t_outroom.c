@@ -276,7 +276,7 @@ TP_CASE(held_echoes_take_exactly_their_room_in_order, TP_LINUX,
 {
 	int a, b;
 	int cap = suspend_and_measure(tc, &a, &b);
-	static char sent[1024], got[TP_SERIAL_WINDOW];
+	static char sent[1024];
 
 	/* The echoes' room, cap, is spent as 8 per TAB from column 0, 1 per
 	 * letter, 2 for ^A and 1 for y: z finds none left. */
@@ -292,15 +292,9 @@ TP_CASE(held_echoes_take_exactly_their_room_in_order, TP_LINUX,
 	ATF_REQUIRE_EQ(tcflush(a, TCOFLUSH), 0);
 	fill_to(a, cap);
 	tp_lflag(a, ECHO | ECHOCTL, 0);
-	/* With no room every echo is held, whatever reads B's bytes come in;
-	 * the link carries them a window at a time (TP_SERIAL_WINDOW). */
-	for (int i = 0; i < n; i += TP_SERIAL_WINDOW) {
-		size_t len = n - i < TP_SERIAL_WINDOW ? (size_t)(n - i) : TP_SERIAL_WINDOW;
-		tp_write_all(b, sent + i, len, "TABs, letters, ^A, y, z from B");
-		tp_uart_read_exact(a, got, len, TP_WAIT_MS, "A reads B's bytes");
-		ATF_CHECK_MSG(memcmp(got, sent + i, len) == 0, "A read other "
-			      "bytes than B sent (from byte %d)", i);
-	}
+	/* With no room every echo is held, whatever reads B's bytes come in. */
+	tp_serial_transfer(b, a, sent, (size_t)n, TP_WAIT_MS,
+			   "TABs, letters, ^A, y, z from B, read on A");
 	ATF_CHECK_EQ_MSG(tp_uart_outq(a), cap, "TIOCOUTQ %d with the echoes "
 			 "held, want %d", tp_uart_outq(a), cap);
 

@@ -17,17 +17,6 @@
 
 #include "tp_vt.h"
 
-static int
-open_screen_dev(const char *kind, int num, int flags)
-{
-	char p[32];
-	snprintf(p, sizeof p, "/dev/%s%d", kind, num);
-	int fd = open(p, flags | O_CLOEXEC);
-	if (fd < 0)
-		atf_tc_fail("open %s: %s", p, strerror(errno));
-	return fd;
-}
-
 /* poll() of fd for POLLPRI within timeout_ms; returns revents. */
 static short
 poll_pri(int fd, int timeout_ms)
@@ -64,7 +53,7 @@ TP_CASE_ROOT(sizes_and_lseek, TP_LINUX,
 		int mul, add;
 	} dev[] = {{"vcs", 1, 0}, {"vcsa", 2, 4}, {"vcsu", 4, 0}};
 	for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) {
-		int fd = open_screen_dev(dev[i].kind, vt.num, O_RDWR);
+		int fd = tp_vt_open_screen_dev(dev[i].kind, vt.num, O_RDWR);
 		off_t want = (off_t)s.rows * s.cols * dev[i].mul + dev[i].add;
 		off_t end = lseek(fd, 0, SEEK_END);
 		if (end != want)
@@ -99,8 +88,8 @@ TP_CASE_ROOT(writes_draw_on_the_vt, TP_LINUX,
 
 	tp_vt_open(tc, &vt);
 	tp_vt_screen(vt.num, &s);
-	int fa = open_screen_dev("vcsa", vt.num, O_RDWR);
-	int fc = open_screen_dev("vcs", vt.num, O_RDWR);
+	int fa = tp_vt_open_screen_dev("vcsa", vt.num, O_RDWR);
+	int fc = tp_vt_open_screen_dev("vcs", vt.num, O_RDWR);
 	off_t at = 4 + 2 * ((off_t)2 * s.cols + 5);
 	if (pwrite(fa, "A\x1f" "B\x4e", 4, at) != 4)
 		atf_tc_fail("write to /dev/vcsa%d: %s", vt.num, strerror(errno));
@@ -133,8 +122,8 @@ TP_CASE_ROOT(poll_reports_screen_updates, TP_LINUX,
 	struct tp_vt vt;
 
 	tp_vt_open(tc, &vt);
-	int fa = open_screen_dev("vcsa", vt.num, O_RDONLY);
-	int fc = open_screen_dev("vcs", vt.num, O_WRONLY);
+	int fa = tp_vt_open_screen_dev("vcsa", vt.num, O_RDONLY);
+	int fc = tp_vt_open_screen_dev("vcs", vt.num, O_WRONLY);
 	if (!(poll_pri(fa, 0) & POLLPRI))
 		atf_tc_fail("the first poll of /dev/vcsa%d: no POLLPRI", vt.num);
 	read_all(fa);
@@ -179,7 +168,7 @@ TP_CASE_ROOT(o_async_sends_sigio_on_update, TP_LINUX,
 	sigaddset(&set, sig);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
 		atf_tc_fail("sigprocmask: %s", strerror(errno));
-	int fa = open_screen_dev("vcsa", vt.num, O_RDONLY);
+	int fa = tp_vt_open_screen_dev("vcsa", vt.num, O_RDONLY);
 	/* The signal goes to this thread, which blocks it (the case's
 	 * process may have other threads). */
 	struct f_owner_ex owner = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
@@ -214,21 +203,12 @@ TP_CASE_ROOT(freed_vt_gives_pollhup, TP_LINUX,
 	vt.fd = tp_vt_open_path(vt.num);
 	tp_vt_write(&vt, "\033[Hgone", "text on the VT");
 	tp_vt_wait_text(&vt, 0, 0, "gone", &s, "the text drawn");
-	int fa = open_screen_dev("vcsa", vt.num, O_RDONLY);
+	int fa = tp_vt_open_screen_dev("vcsa", vt.num, O_RDONLY);
 	poll_pri(fa, 0); /* the device's events start with its first poll */
 	read_all(fa);
 	close(vt.fd);
 	vt.fd = -1;
-	long long end = tp_now_ms() + TP_WAIT_MS;
-	int step = 0;
-	tp_waiting_for("the VT released after close");
-	while (tp_vt_in_use(vt.num)) {
-		if (tp_now_ms() > end)
-			atf_tc_fail("tty%d still open %d ms after its close", vt.num,
-				    TP_WAIT_MS);
-		tp_backoff(&step);
-	}
-	tp_waiting_for("");
+	tp_vt_wait_in_use(vt.num, false, "the VT released after close");
 	int t0 = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (t0 < 0)
 		atf_tc_fail("open /dev/tty0: %s", strerror(errno));

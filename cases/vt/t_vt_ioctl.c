@@ -15,24 +15,6 @@
 
 #include "tp_vt.h"
 
-/* Wait (TP_WAIT_MS) until VT_GETSTATE shows num open or not: a VT's last
- * close releases it from a workqueue, after close() returned. */
-static void
-wait_in_use(int num, bool want, const char *what)
-{
-	long long end = tp_now_ms() + TP_WAIT_MS;
-	int step = 0;
-	tp_waiting_for(what);
-	while (tp_vt_in_use(num) != want) {
-		if (tp_now_ms() > end)
-			atf_tc_fail("%s: VT_GETSTATE says tty%d is %s after %d ms",
-				    what, num, want ? "not open" : "still open",
-				    TP_WAIT_MS);
-		tp_backoff(&step);
-	}
-	tp_waiting_for("");
-}
-
 TP_CASE_ROOT(getstate_tracks_open_vts, TP_LINUX,
 	"VT_GETSTATE's v_state has bit N set while /dev/ttyN is open and "
 	"clears it once the last descriptor is closed; v_active is the "
@@ -41,7 +23,7 @@ TP_CASE_ROOT(getstate_tracks_open_vts, TP_LINUX,
 	struct tp_vt vt;
 
 	tp_vt_take(tc, &vt);
-	wait_in_use(vt.num, false, "the taken VT not open before the case");
+	tp_vt_wait_in_use(vt.num, false, "the taken VT not open before the case");
 	vt.fd = tp_vt_open_path(vt.num);
 	if (!tp_vt_in_use(vt.num))
 		atf_tc_fail("VT_GETSTATE: tty%d open but its bit is clear", vt.num);
@@ -55,7 +37,7 @@ TP_CASE_ROOT(getstate_tracks_open_vts, TP_LINUX,
 		atf_tc_fail("TIOCL_GETFGCONSOLE %d, VT_GETSTATE v_active %d", fg,
 			    tp_vt_active());
 	close(fd2);
-	wait_in_use(vt.num, false, "bit clear after the last close");
+	tp_vt_wait_in_use(vt.num, false, "bit clear after the last close");
 }
 
 static bool
@@ -82,7 +64,7 @@ TP_CASE_ROOT(disallocate_frees_unused_vt, TP_LINUX,
 	tp_vt_wait_text(&vt, 0, 0, "gone", &s, "the text drawn");
 	close(vt.fd);
 	vt.fd = -1;
-	wait_in_use(vt.num, false, "the VT released after close");
+	tp_vt_wait_in_use(vt.num, false, "the VT released after close");
 	if (!exists(vcs) || !exists(vcsa))
 		atf_tc_fail("%s or %s missing for an allocated VT", vcs, vcsa);
 	int t0 = open("/dev/tty0", O_RDWR | O_NOCTTY);
