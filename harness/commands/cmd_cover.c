@@ -167,6 +167,21 @@ static int lookup(const struct cover_map *m, const char *where, const char *map,
 			 f ? f->name : "", f ? ")" : " (in no function)");
 		lines = mark(m, file, line, line, mine, &boot);
 		nlines = 1;
+		if (!lines && f && !cover_has_counter(m, file, line)) {
+			/* No counter of its own: who reaches its counted neighbours. */
+			int before = 0, after = 0;
+			for (int l = line - 1; l >= f->first && !before; l--)
+				before = cover_has_counter(m, file, l) ? l : 0;
+			for (int l = line + 1; l <= f->last && !after; l++)
+				after = cover_has_counter(m, file, l) ? l : 0;
+			if (before)
+				lines += mark(m, file, before, before, mine, &boot);
+			if (after)
+				lines += mark(m, file, after, after, mine, &boot);
+			fprintf(stderr, "ttypot: cover: %s: gcov has no counter of its own for "
+				"this line; counting its counted neighbours in %s (line %d before, "
+				"%d after; 0: none)\n", label, f->name, before, after);
+		}
 	} else {
 		const struct cover_fn *f = resolve_fn(m, file, what, map);
 		if (!f) {

@@ -491,13 +491,22 @@ static void fn_triage(const struct cover_map *map, const char *unmapped, struct 
 
 /* The programs that execute m's lines, from the map; programs newer than
  * the map (unmapped) may execute any line, so they run for every mutant
- * and a line no mapped program executes is covered by them. */
+ * and a line no mapped program executes is covered by them.  A line gcov
+ * gives no counter of its own takes its counted neighbours' programs
+ * (cover_programs_around).  A file the map never profiled runs the whole
+ * suite: its lines are unknown, not unexecuted. */
 static void cover_triage(const struct cover_map *map, const char *unmapped, struct mutant *m)
 {
 	m->covered_by[0] = '\0';
+	if (!cover_knows_file(map, m->file)) {
+		snprintf(m->covered_by, sizeof m->covered_by, "*");
+		return;
+	}
 	for (int l = m->line; l <= m->end_line; l++) {
 		char progs[8192];
-		if (cover_programs(map, m->file, l, progs, sizeof progs))
+		if (cover_programs(map, m->file, l, progs, sizeof progs) ||
+		    (!cover_has_counter(map, m->file, l) &&
+		     cover_programs_around(map, m->file, l, progs, sizeof progs)))
 			add_programs(m, progs);
 	}
 	add_programs(m, unmapped);

@@ -3,8 +3,9 @@
 # map.sh: the per-program coverage map (format: harness/mutation/cover.h)
 # from a per-program extraction (extract.sh: OUTDIR/index, OUTDIR/NNN/),
 # with gcc-12's gcov --json-format: the lines of drivers/tty each program
-# executed, the lines the boot dump holds (every program: "*"), the line
-# range of every function, each program's seconds and its cases.
+# executed, the lines the boot dump holds (every program: "*"), the lines
+# gcov counts that none executed ("unrun"), the line range of every
+# function, each program's seconds and its cases.
 # Usage: map.sh GCDA_DIR MAP_FILE SOURCE_NOTE SUITE_DIR [FILTER]
 #   SOURCE_NOTE: the text after "# source " (kernel, suite, date).
 #   SUITE_DIR: the built tree whose programs ran: each program's cases are
@@ -33,6 +34,9 @@ trap 'rm -rf "$work"' EXIT
 jq_lines='.files[] | select(.file | test("(^|/)drivers/tty/"))
 	| (.file | capture("(?<r>drivers/tty/.*)$").r) as $f
 	| .lines[] | select(.count > 0) | "\($f) \(.line_number)"'
+jq_counted='.files[] | select(.file | test("(^|/)drivers/tty/"))
+	| (.file | capture("(?<r>drivers/tty/.*)$").r) as $f
+	| .lines[] | "\($f) \(.line_number)"'
 jq_fns='.files[] | select(.file | test("(^|/)drivers/tty/"))
 	| (.file | capture("(?<r>drivers/tty/.*)$").r) as $f
 	| .functions[] | "fn \($f) \(.start_line) \(.end_line) \(.name)"'
@@ -57,6 +61,7 @@ while read -r dir prog secs; do
 	jq -r "$jq_lines" "$work/json" | sort -u | sed "s/\$/ $i/" >>"$work/lines"
 	if [ "$i" -eq 0 ]; then
 		jq -r "$jq_fns" "$work/json" | sort -u >"$work/fns"
+		jq -r "$jq_counted" "$work/json" | sort -u >"$work/counted"
 		[ -s "$work/fns" ] || die "gcov gave no function of drivers/tty for $gcda/$dir"
 	else
 		echo "$i $prog $secs" >>"$work/progs"
@@ -81,7 +86,7 @@ cases_of() {
 
 tmp=$map.tmp
 {
-	echo "# ttypot coverage map 2"
+	echo "# ttypot coverage map 3"
 	echo "# source $note"
 	while read -r _ prog secs; do
 		echo "program $prog $secs"
@@ -104,6 +109,13 @@ tmp=$map.tmp
 			if ($3 == 0) boot = 1
 			else list = list " " name[$3]
 		}
+		END { flush() }'
+	# Counted lines no dump executed, per file, at most 1000 a record.
+	awk '{ print $1, $2 }' "$work/lines" | sort -u |
+		comm -23 "$work/counted" - | sort -k1,1 -k2,2n | awk '
+		function flush() { if (n) print "unrun " file rest; n = 0; rest = "" }
+		$1 != file || n == 1000 { flush(); file = $1 }
+		{ rest = rest " " $2; n++ }
 		END { flush() }'
 } >"$tmp"
 mv "$tmp" "$map"

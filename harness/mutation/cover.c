@@ -11,9 +11,10 @@
 
 #define COVER_MAGIC "# ttypot coverage map "
 /* The version written; every version from 1 up to it is read. */
-#define COVER_VERSION 2
+#define COVER_VERSION 3
 
 struct loader {
+	size_t cap_unrun;
 	const char *path;
 	int lineno;
 	char *err;
@@ -201,6 +202,24 @@ static int parse_line(struct loader *L, struct cover_map *m, char **w, int n)
 	return 0;
 }
 
+/* unrun FILE LINE...: counted lines no program executed. */
+static int parse_unrun(struct loader *L, struct cover_map *m, char **w, int n)
+{
+	if (m->version < 3)
+		return fail(L, "'unrun' is a version 3 record (this map says version %d)",
+			    m->version);
+	if (n < 3)
+		return fail(L, "'unrun' takes FILE and its lines");
+	for (int i = 2; i < n; i++) {
+		int line = parse_lineno(w[i]);
+		if (line < 0)
+			return fail(L, "unrun %s: bad line number '%s'", w[1], w[i]);
+		m->unrun = grow(m->unrun, &L->cap_unrun, m->nunrun, sizeof *m->unrun);
+		m->unrun[m->nunrun++] = (struct cover_line){ .file = xstrdup(w[1]), .line = line };
+	}
+	return 0;
+}
+
 static int cmp_line(const void *a, const void *b)
 {
 	const struct cover_line *x = a, *y = b;
@@ -263,8 +282,11 @@ static int parse(struct loader *L, struct cover_map *m, char *text)
 			rc = parse_fn(L, m, w, n);
 		else if (!strcmp(w[0], "line"))
 			rc = parse_line(L, m, w, n);
+		else if (!strcmp(w[0], "unrun"))
+			rc = parse_unrun(L, m, w, n);
 		else
-			rc = fail(L, "unknown record '%s' (program, cases, fn or line)", w[0]);
+			rc = fail(L, "unknown record '%s' (program, cases, fn, line or unrun)",
+				  w[0]);
 	}
 	free(w);
 	if (rc == 0 && !magic) {
@@ -292,6 +314,11 @@ int cover_load(const char *path, struct cover_map *m, char *err, size_t errlen)
 		L.lineno = 0;
 		qsort(m->lines, m->nlines, sizeof *m->lines, cmp_line);
 		qsort(m->fns, m->nfns, sizeof *m->fns, cmp_fn);
+		qsort(m->unrun, m->nunrun, sizeof *m->unrun, cmp_line);
+		for (size_t i = 0; i < m->nunrun && rc == 0; i++)
+			if (cover_find(m, m->unrun[i].file, m->unrun[i].line))
+				rc = fail(&L, "%s:%d is both executed and unrun", m->unrun[i].file,
+					  m->unrun[i].line);
 		for (size_t i = 1; i < m->nlines && rc == 0; i++)
 			if (!cmp_line(&m->lines[i - 1], &m->lines[i]))
 				rc = fail(&L, "%s:%d is listed twice", m->lines[i].file,
@@ -323,8 +350,11 @@ void cover_free(struct cover_map *m)
 	free(m->prog_cases);
 	free(m->prog_ncases);
 	free(m->prog_stale);
+	for (size_t i = 0; i < m->nunrun; i++)
+		free(m->unrun[i].file);
 	free(m->fns);
 	free(m->lines);
+	free(m->unrun);
 	memset(m, 0, sizeof *m);
 }
 
@@ -383,6 +413,79 @@ size_t cover_programs(const struct cover_map *m, const char *file, int line, cha
 		used += (size_t)w;
 	}
 	return listed;
+}
+
+static bool is_unrun(const struct cover_map *m, const char *file, int line)
+{
+	struct cover_line key = { .file = (char *)file, .line = line };
+	return bsearch(&key, m->unrun, m->nunrun, sizeof *m->unrun, cmp_line) != NULL;
+}
+
+bool cover_has_counter(const struct cover_map *m, const char *file, int line)
+{
+	return m->version < 3 || cover_find(m, file, line) || is_unrun(m, file, line);
+}
+
+/* Append what cover_programs gives for file:line to out (at *used), those
+ * not there yet; the number added. */
+static size_t add_around(const struct cover_map *m, const char *file, int line, char *out,
+			 size_t outlen, size_t *used)
+{
+	char *mine = malloc(outlen);
+	if (!mine)
+		abort();
+	size_t added = 0;
+	if (cover_programs(m, file, line, mine, outlen)) {
+		for (char *save = NULL, *p = strtok_r(mine, " ", &save); p;
+		     p = strtok_r(NULL, " ", &save)) {
+			size_t pl = strlen(p);
+			bool have = false;
+			for (const char *q = out; *q && !have;) {
+				size_t ql = strcspn(q, " ");
+				have = ql == pl && !strncmp(q, p, pl);
+				q += ql + (q[ql] == ' ');
+			}
+			if (have || *used + pl + 2 > outlen)
+				continue;
+			*used += (size_t)sprintf(out + *used, "%s%s", *used ? " " : "", p);
+			added++;
+		}
+	}
+	free(mine);
+	return added;
+}
+
+size_t cover_programs_around(const struct cover_map *m, const char *file, int line,
+			     char *out, size_t outlen)
+{
+	if (outlen)
+		out[0] = '\0';
+	const struct cover_fn *f = cover_fn_at(m, file, line);
+	if (!f || !outlen)
+		return 0;
+	size_t used = 0, n = 0;
+	for (int l = line - 1; l >= f->first; l--)
+		if (cover_find(m, file, l) || is_unrun(m, file, l)) {
+			n += add_around(m, file, l, out, outlen, &used);
+			break;
+		}
+	for (int l = line + 1; l <= f->last; l++)
+		if (cover_find(m, file, l) || is_unrun(m, file, l)) {
+			n += add_around(m, file, l, out, outlen, &used);
+			break;
+		}
+	return n;
+}
+
+bool cover_knows_file(const struct cover_map *m, const char *file)
+{
+	for (size_t i = 0; i < m->nfns; i++)
+		if (!strcmp(m->fns[i].file, file))
+			return true;
+	for (size_t i = 0; i < m->nlines; i++)
+		if (!strcmp(m->lines[i].file, file))
+			return true;
+	return false;
 }
 
 bool cover_knows(const struct cover_map *m, const char *prog)

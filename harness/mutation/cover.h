@@ -22,6 +22,16 @@
  * Paths are relative to the kernel source root; lines are 1-based lines of
  * the unmodified source.  A line not listed was executed by no program.
  *
+ * "unrun" (version 3) lists lines gcov counts that no program executed:
+ *
+ *     unrun drivers/tty/n_tty.c 1236 1240 1302
+ *
+ * so a line in neither "line" nor "unrun" has no counter of its own (gcov's
+ * "-": a return after a loop, a break, a statement the compiler merged
+ * into a neighbouring block).  Such a line is reached by whoever reaches
+ * its nearest counted neighbours (cover_programs_around); in a version 1
+ * or 2 map it cannot be told from an unexecuted line.
+ *
  * "cases" (version 2) lists the cases a program had when the map was made
  * (its `-l` listing), after its "program" line.  A map records what those
  * cases executed and nothing about a case added since, so a program whose
@@ -62,6 +72,8 @@ struct cover_map {
 	size_t nfns;
 	struct cover_line *lines; /* sorted by file, line */
 	size_t nlines;
+	struct cover_line *unrun; /* counted, executed by none (version 3) */
+	size_t nunrun;
 	char source[256];     /* the "# source" comment, "" when absent */
 };
 
@@ -86,6 +98,17 @@ const struct cover_fn *cover_fn_named(const struct cover_map *m,
 size_t cover_programs(const struct cover_map *m, const char *file, int line,
 		      char *out, size_t outlen);
 
+/* Does gcov count file:line (executed or "unrun")?  Always true for a
+ * version 1 or 2 map, which cannot tell. */
+bool cover_has_counter(const struct cover_map *m, const char *file, int line);
+
+/* For a line without a counter (cover_has_counter false): the programs of
+ * the nearest counted lines before and after it in its function, as
+ * cover_programs gives them; 0 when both are unexecuted or it is in no
+ * function the map knows. */
+size_t cover_programs_around(const struct cover_map *m, const char *file, int line,
+			     char *out, size_t outlen);
+
 /* Hold the map's case lists against the suite's cases now (ids:
  * "program:case", as `kyua list` gives them): each program whose list
  * differs, or that has none in a version 2 map, is marked stale.  note
@@ -94,6 +117,11 @@ size_t cover_programs(const struct cover_map *m, const char *file, int line,
  * programs are stale. */
 size_t cover_check_cases(struct cover_map *m, const char *const *ids, size_t nids,
 			 char *note, size_t notelen);
+
+/* Was file profiled when the map was made (a function or an executed line
+ * of it listed)?  A line of a file the map never profiled is not "executed
+ * by no program": the map cannot say, so its users run every program. */
+bool cover_knows_file(const struct cover_map *m, const char *file);
 
 /* Does the map know prog and its cases (listed and not stale)? */
 bool cover_knows(const struct cover_map *m, const char *prog);

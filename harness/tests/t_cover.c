@@ -67,7 +67,7 @@ ATF_TC_HEAD(lookups, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "cover_find finds executed lines only, cover_fn_at the "
 			  "function holding a line, cover_fn_named a function in a file or the "
-			  "first anywhere");
+			  "first anywhere, cover_knows_file the files that were profiled");
 }
 ATF_TC_BODY(lookups, tc)
 {
@@ -97,6 +97,12 @@ ATF_TC_BODY(lookups, tc)
 	ATF_CHECK_STREQ(f->file, "drivers/tty/serial/serial_core.c");
 	ATF_CHECK(!cover_fn_named(&m, "drivers/tty/n_tty.c", "pty_write"));
 	ATF_CHECK(!cover_fn_named(&m, NULL, "no_such_fn"));
+
+	/* serial_core.c has functions and no executed line: profiled; a file
+	 * with neither was never profiled, and its lines are unknown. */
+	ATF_CHECK(cover_knows_file(&m, "drivers/tty/n_tty.c"));
+	ATF_CHECK(cover_knows_file(&m, "drivers/tty/serial/serial_core.c"));
+	ATF_CHECK(!cover_knows_file(&m, "drivers/usb/serial/generic.c"));
 	cover_free(&m);
 }
 
@@ -134,13 +140,15 @@ ATF_TC_BODY(parse_errors_name_file_and_line, tc)
 {
 	static const struct { const char *file, *where, *what; } bad[] = {
 		{ "no-magic.map", ":1:", "not a ttypot coverage map" },
-		{ "version.map", ":1:", "version 3" },
+		{ "version.map", ":1:", "version 4" },
 		{ "cases-twice.map", ":4:", "cases of pty/t_open listed twice" },
 		{ "cases-no-program.map", ":3:", "cases of pty/t_nope: it has no 'program' line" },
 		{ "unknown-program.map", ":3:", "program pty/t_nope" },
 		{ "bad-range.map", ":4:", "before its first" },
 		{ "twice.map", ":4:", "drivers/tty/n_tty.c:10 is listed twice" },
 		{ "unknown-record.map", ":3:", "unknown record 'lines'" },
+		{ "unrun-v2.map", ":3:", "'unrun' is a version 3 record" },
+		{ "unrun-and-run.map", ":", "drivers/tty/n_tty.c:10 is both executed and unrun" },
 		{ "star-and-programs.map", ":3:", "stands alone" },
 		{ "bad-secs.map", ":2:", "'abc' is not a number" },
 		{ "does-not-exist.map", "", "cannot read" },
@@ -341,7 +349,9 @@ ATF_TC_HEAD(pipeline_real_gcov, tc)
 			  "(fixtures/cover/pipeline.sh: demo.c as drivers/tty/demo.o, dumped by "
 			  "gcov-dump.sh, extract.sh, map.sh): each function is reached by the "
 			  "programs that ran it, main by every program (boot), a function nobody "
-			  "calls by none, and a dump cut short leaves its program out");
+			  "calls by none (its lines unrun), a line gcov gives no counter (-O2) "
+			  "by its neighbours' programs, and a dump cut short leaves its program "
+			  "out");
 	atf_tc_set_md_var(tc, "timeout", "120");
 }
 ATF_TC_BODY(pipeline_real_gcov, tc)
@@ -365,14 +375,14 @@ ATF_TC_BODY(pipeline_real_gcov, tc)
 	ATF_CHECK(m.prog_secs[0] == 1.5 && m.prog_secs[1] == 2.25);
 	ATF_CHECK_STREQ(m.source, "demo build");
 	/* Each program's cases from its -l listing. */
-	ATF_CHECK_EQ(m.version, 2);
+	ATF_CHECK_EQ(m.version, 3);
 	ATF_REQUIRE(m.prog_cases[0] && m.prog_cases[1]);
 	ATF_REQUIRE_EQ(m.prog_ncases[0], 2);
 	ATF_CHECK_STREQ(m.prog_cases[0][0], "first_case");
 	ATF_CHECK_STREQ(m.prog_cases[0][1], "second_case");
 	ATF_REQUIRE_EQ(m.prog_ncases[1], 1);
 	ATF_CHECK_STREQ(m.prog_cases[1][0], "only_case");
-	ATF_CHECK_EQ(m.nfns, 4);
+	ATF_CHECK_EQ(m.nfns, 5);
 	char progs[1024];
 	fn_programs(&m, "one", progs, sizeof progs);
 	ATF_CHECK_STREQ(progs, "p/one");
@@ -382,6 +392,25 @@ ATF_TC_BODY(pipeline_real_gcov, tc)
 	ATF_CHECK_STREQ(progs, "");
 	fn_programs(&m, "main", progs, sizeof progs);
 	ATF_CHECK_STREQ(progs, "*");
+	/* never's lines are counted and unrun; upto's returns (-O2) have no
+	 * counter and are reached by whoever reaches their neighbours. */
+	const struct cover_fn *nf = cover_fn_named(&m, NULL, "never");
+	ATF_REQUIRE(nf);
+	ATF_CHECK(m.nunrun >= 2);
+	for (size_t i = 0; i < m.nunrun; i++)
+		ATF_CHECK_MSG(m.unrun[i].line >= nf->first && m.unrun[i].line <= nf->last,
+			      "unrun line %d outside never()", m.unrun[i].line);
+	ATF_CHECK(cover_has_counter(&m, "drivers/tty/demo.c", nf->last - 1));
+	const struct cover_fn *uf = cover_fn_named(&m, NULL, "upto");
+	ATF_REQUIRE(uf);
+	int ret_line = uf->last - 1; /* "return 0;" */
+	ATF_CHECK(!cover_find(&m, "drivers/tty/demo.c", ret_line));
+	ATF_CHECK(!cover_has_counter(&m, "drivers/tty/demo.c", ret_line));
+	ATF_CHECK_EQ(cover_programs_around(&m, "drivers/tty/demo.c", ret_line, progs,
+					   sizeof progs), 1);
+	ATF_CHECK_STREQ(progs, "p/two");
+	ATF_CHECK_EQ(cover_programs_around(&m, "drivers/tty/demo.c", nf->last - 1, progs,
+					   sizeof progs), 0);
 	/* Every executed line lies in a function of demo.c. */
 	for (size_t i = 0; i < m.nlines; i++) {
 		ATF_CHECK_STREQ(m.lines[i].file, "drivers/tty/demo.c");
