@@ -9,6 +9,7 @@
  * the bytes a paste or report puts in the VT's input.  The program is
  * exclusive: the selection acts on the foreground VT, one per machine. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,81 @@ TP_CASE_ROOT(mouse_reporting_turns_setsel_into_a_report, TP_LINUX,
 			    "want EINVAL", e ? strerror(e) : "success");
 }
 
+/* c as UTF-8 into p (Unicode's encoding, written out here as the oracle
+ * for the kernel's); the number of bytes. */
+static size_t
+utf8_of(uint32_t c, char *p)
+{
+	if (c < 0x80) {
+		p[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		p[0] = (char)(0xc0 | c >> 6);
+		p[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		p[0] = (char)(0xe0 | c >> 12);
+		p[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		p[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	p[0] = (char)(0xf0 | c >> 18);
+	p[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	p[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	p[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+TP_CASE_ROOT(unicode_keyboard_pastes_utf8, TP_LINUX,
+	"With the foreground VT's keyboard in K_UNICODE, a selection pastes "
+	"the selected cells' characters (as /dev/vcsuN gives them) in UTF-8, "
+	"one to three bytes each (a, U+00E9, U+07FF, U+0800, U+2500, U+20AC); "
+	"in K_XLATE it pastes one byte a cell, the VT's own 8-bit character "
+	"(U+00E9 as Latin-1 0xE9)")
+{
+	/* a, é, U+07FF, U+0800, ─, €, z: every length of UTF-8 and the
+	 * boundaries between them. */
+	static const char row[] = "\033%Ga\xc3\xa9\xdf\xbf\xe0\xa0\x80"
+				  "\xe2\x94\x80\xe2\x82\xacz";
+	enum { CELLS = 7 };
+	struct tp_vt vt;
+	uint32_t u[CELLS];
+	char want[4 * CELLS + 1];
+
+	open_foreground(tc, &vt, NULL, 0);
+	tp_vt_save_modes(&vt);
+	TP_VT_IOCTL(vt.fd, KDSKBMODE, K_UNICODE, "KDSKBMODE K_UNICODE");
+	tp_vt_write(&vt, row, "a row of UTF-8");
+	long long end = tp_now_ms() + TP_WAIT_MS;
+	int step = 0, e;
+	tp_waiting_for("the row drawn, as /dev/vcsu shows it");
+	while ((e = tp_vt_unicode_row(vt.num, 0, u, CELLS)) != 0 || u[0] != 'a' ||
+	       u[CELLS - 1] != 'z') {
+		if (tp_now_ms() > end)
+			atf_tc_fail("the UTF-8 row not on the screen: /dev/vcsu%d %s, "
+				    "first cell U+%04X, last U+%04X", vt.num,
+				    e ? strerror(e) : "read", (unsigned)u[0],
+				    (unsigned)u[CELLS - 1]);
+		tp_backoff(&step);
+	}
+	tp_waiting_for("");
+	size_t len = 0;
+	for (int i = 0; i < CELLS; i++)
+		len += utf8_of(u[i], want + len);
+	want[len] = '\0';
+	must_setsel(vt.fd, 1, 1, CELLS, 1, TIOCL_SELCHAR, "the UTF-8 row");
+	paste_expect(&vt, want, "the selection in UTF-8 (K_UNICODE)");
+
+	if (u[1] != 0xe9)
+		atf_tc_fail("/dev/vcsu%d shows U+%04X where U+00E9 was written",
+			    vt.num, (unsigned)u[1]);
+	TP_VT_IOCTL(vt.fd, KDSKBMODE, K_XLATE, "KDSKBMODE K_XLATE");
+	must_setsel(vt.fd, 1, 1, 2, 1, TIOCL_SELCHAR, "a and U+00E9");
+	paste_expect(&vt, "a\xe9", "the selection in 8 bits (K_XLATE)");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, selchar_highlights_and_pastes);
@@ -226,5 +302,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, selword_and_selline_extend_the_selection);
 	ATF_TP_ADD_TC(tp, pointer_xors_the_complement_mask);
 	ATF_TP_ADD_TC(tp, mouse_reporting_turns_setsel_into_a_report);
+	ATF_TP_ADD_TC(tp, unicode_keyboard_pastes_utf8);
 	return atf_no_error();
 }

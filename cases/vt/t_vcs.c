@@ -3,12 +3,15 @@
  * screen readers (brltty) and screen dumps use them: their sizes and
  * lseek, writes to /dev/vcsN and /dev/vcsaN that draw on the VT (and the
  * vcsa header's cursor), and the update events: POLLPRI on a screen
- * change, cleared by a read, POLLHUP|POLLERR when the VT is freed, SIGIO
- * with O_ASYNC.  The other vt cases only read these devices. */
+ * change, cleared by a read, that wakes a waiting poll, POLLHUP|POLLERR
+ * when the VT is freed, SIGIO with O_ASYNC; and the devices' entries in
+ * /sys/class/vc, made and removed with their VT.  The other vt cases only
+ * read these devices. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -227,6 +230,85 @@ TP_CASE_ROOT(freed_vt_gives_pollhup, TP_LINUX,
 	close(fa);
 }
 
+/* A child asleep in poll() of fd with no timeout: it succeeds once poll
+ * reports POLLPRI. */
+static int
+poll_forever(void *arg)
+{
+	struct pollfd p = {.fd = *(int *)arg, .events = POLLPRI};
+	int r = poll(&p, 1, -1);
+	if (r != 1 || !(p.revents & POLLPRI))
+		return tp_child_fail("poll returned %d, revents 0x%x (%s)", r, p.revents,
+				     r < 0 ? strerror(errno) : "no POLLPRI");
+	return 0;
+}
+
+TP_CASE_ROOT(poll_waiter_wakes_on_update, TP_LINUX,
+	"A process already asleep in poll() of /dev/vcsaN is woken when its "
+	"VT's screen changes: the update wakes the waiter, it is not found "
+	"only by the next poll")
+{
+	struct tp_vt vt;
+	struct tp_child c;
+
+	tp_vt_open(tc, &vt);
+	int fa = tp_vt_open_screen_dev("vcsa", vt.num, O_RDONLY);
+	poll_pri(fa, 0); /* the device's events start with its first poll */
+	read_all(fa);
+	if (poll_pri(fa, 0) & POLLPRI)
+		atf_tc_fail("POLLPRI after a read, with no update since");
+	tp_child_start(&c, poll_forever, &fa);
+	tp_wait_blocked_poll(c.pid, "the poller asleep on /dev/vcsa");
+	tp_vt_write(&vt, "x", "output to the VT");
+	tp_child_join(&c, TP_WAIT_MS, "the poller woken by the screen update");
+	close(fa);
+}
+
+/* Is /sys/class/vc/<kind>N there? */
+static bool
+vc_class_dev(const char *kind, int num)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/sys/class/vc/%s%d", kind, num);
+	return access(path, F_OK) == 0;
+}
+
+/* Fail unless VT num's three screen devices are all present or all gone. */
+static void
+expect_vc_devs(int num, bool present, const char *what)
+{
+	static const char *const kinds[] = {"vcs", "vcsu", "vcsa"};
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (vc_class_dev(kinds[i], num) != present)
+			atf_tc_fail("%s: /sys/class/vc/%s%d %s", what, kinds[i], num,
+				    present ? "missing" : "still there");
+}
+
+TP_CASE_ROOT(disallocate_removes_that_vts_devices, TP_LINUX,
+	"An allocated VT has its screen devices vcsN, vcsuN and vcsaN in "
+	"/sys/class/vc; VT_DISALLOCATE N removes those three and no other "
+	"VT's (tty1's stay); opening the VT again brings them back")
+{
+	struct tp_vt vt;
+
+	tp_vt_take(tc, &vt);
+	vt.fd = tp_vt_open_path(vt.num);
+	expect_vc_devs(vt.num, true, "the VT open");
+	expect_vc_devs(1, true, "tty1");
+	close(vt.fd);
+	vt.fd = -1;
+	tp_vt_wait_in_use(vt.num, false, "the VT released after close");
+	int t0 = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (t0 < 0)
+		atf_tc_fail("open /dev/tty0: %s", strerror(errno));
+	TP_VT_EXPECT_ERRNO(ioctl(t0, VT_DISALLOCATE, vt.num), 0, "VT_DISALLOCATE");
+	close(t0);
+	expect_vc_devs(vt.num, false, "after VT_DISALLOCATE");
+	expect_vc_devs(1, true, "tty1 after another VT's VT_DISALLOCATE");
+	vt.fd = tp_vt_open_path(vt.num);
+	expect_vc_devs(vt.num, true, "the VT open again");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, sizes_and_lseek);
@@ -234,5 +316,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, poll_reports_screen_updates);
 	ATF_TP_ADD_TC(tp, o_async_sends_sigio_on_update);
 	ATF_TP_ADD_TC(tp, freed_vt_gives_pollhup);
+	ATF_TP_ADD_TC(tp, poll_waiter_wakes_on_update);
+	ATF_TP_ADD_TC(tp, disallocate_removes_that_vts_devices);
 	return atf_no_error();
 }

@@ -2,7 +2,8 @@
 /* t_vt_switch.c: switching the foreground VT: VT_ACTIVATE and
  * VT_WAITACTIVE, VT_OPENQRY, VT_SETMODE VT_PROCESS with its release and
  * acquire signals and VT_RELDISP, and the state only the foreground VT
- * shows (mouse reporting, the keyboard LEDs).  The program is exclusive:
+ * shows (mouse reporting, the keyboard LEDs, the blanking of a VT in
+ * KD_GRAPHICS).  The program is exclusive:
  * the foreground VT is one for the whole machine.  The VT active before a
  * case is active again after it. */
 #include <errno.h>
@@ -273,6 +274,49 @@ TP_CASE_ROOT(kdsetled_lights_of_foreground_vt, TP_LINUX,
 		atf_tc_fail("KDGKBLED 0x%x after KDSETLED, was 0x%x", after, flags);
 }
 
+/* Wait until TIOCL_BLANKEDSCREEN (the blanked VT, 1-based, or 0) is want. */
+static void
+wait_blanked(int fd, int want, const char *what)
+{
+	long long end = tp_now_ms() + TP_WAIT_MS;
+	int step = 0, b;
+	tp_waiting_for(what);
+	while ((b = tp_tioclinux(fd, TIOCL_BLANKEDSCREEN, NULL)) != want) {
+		if (b < 0)
+			atf_tc_fail("TIOCL_BLANKEDSCREEN: %s", strerror(-b));
+		if (tp_now_ms() > end)
+			atf_tc_fail("%s: TIOCL_BLANKEDSCREEN %d, want %d", what, b, want);
+		tp_backoff(&step);
+	}
+	tp_waiting_for("");
+}
+
+TP_CASE_ROOT(graphics_vt_blanks_while_foreground, TP_LINUX,
+	"A VT in KD_GRAPHICS blanks the console while it is the foreground "
+	"VT: KD_GRAPHICS on a background VT changes nothing, switching to it "
+	"makes TIOCL_BLANKEDSCREEN name it, and KDSETMODE on the foreground "
+	"VT unblanks (KD_TEXT, 0) and blanks (KD_GRAPHICS) at once.  (In "
+	"VT_AUTO mode a switch away from a KD_GRAPHICS VT is ignored, so the "
+	"case returns it to KD_TEXT first.)")
+{
+	struct tp_vt gfx;
+
+	tp_vt_open(tc, &gfx);
+	tp_vt_save_modes(&gfx);
+	tp_tioclinux(gfx.fd, TIOCL_UNBLANKSCREEN, NULL);
+	wait_blanked(gfx.fd, 0, "a text VT in the foreground, unblanked");
+	TP_VT_IOCTL(gfx.fd, KDSETMODE, KD_GRAPHICS, "KDSETMODE KD_GRAPHICS in the background");
+	wait_blanked(gfx.fd, 0, "a background VT's KD_GRAPHICS");
+	tp_vt_activate(gfx.num, "VT_ACTIVATE to the KD_GRAPHICS VT");
+	wait_blanked(gfx.fd, gfx.num, "the KD_GRAPHICS VT in the foreground");
+	TP_VT_IOCTL(gfx.fd, KDSETMODE, KD_TEXT, "KDSETMODE KD_TEXT in the foreground");
+	wait_blanked(gfx.fd, 0, "the foreground VT back in KD_TEXT");
+	TP_VT_IOCTL(gfx.fd, KDSETMODE, KD_GRAPHICS, "KDSETMODE KD_GRAPHICS in the foreground");
+	wait_blanked(gfx.fd, gfx.num, "the foreground VT's own KD_GRAPHICS");
+	TP_VT_IOCTL(gfx.fd, KDSETMODE, KD_TEXT, "KDSETMODE KD_TEXT again");
+	wait_blanked(gfx.fd, 0, "the foreground VT in KD_TEXT again");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, activate_switches_foreground);
@@ -282,5 +326,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, process_mode_refused_release);
 	ATF_TP_ADD_TC(tp, mouse_reporting_of_foreground_vt);
 	ATF_TP_ADD_TC(tp, kdsetled_lights_of_foreground_vt);
+	ATF_TP_ADD_TC(tp, graphics_vt_blanks_while_foreground);
 	return atf_no_error();
 }
