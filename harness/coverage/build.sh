@@ -3,23 +3,25 @@
 # build.sh: the gcov kernel of `make coverage`: src:linux-source-6.12 with
 # tinyconfig + fixtures/kernel/ttypot.config + fixtures/kernel/gcov.config,
 # out of tree in its own build directory, with gcov profiling for the
-# objects of drivers/tty only.  Prints the bzImage path on stdout.
+# objects of the tty layer only: drivers/tty and drivers/usb/serial (the
+# USB serial drivers register tty drivers through tty_port).  Prints the
+# bzImage path on stdout.
 #
 # Profiling is chosen per object with GCOV_PROFILE_<name>.o=y in make's
 # environment (scripts/Makefile.lib reads it), so the read-only source tree
 # needs no Makefile edit.  The variable matches a basename anywhere in the
-# tree, so a name that also exists outside drivers/tty is made y only for
-# the objects of drivers/tty's directories, and the build fails if any
-# object outside drivers/tty was profiled.
+# tree, so a name that also exists outside the profiled directories is made
+# y only for their objects, and the build fails if any object outside them
+# was profiled.
 #
 # Usage: build.sh SUITE_DIR   (the tree whose fixtures/kernel/*.config count)
 # Environment: TTYPOT_CACHE (default ~/.cache/ttypot), TTYPOT_GCOV_BUILD
 # (build directory), TTYPOT_GCOV_SEED (build to take objects from, empty for
 # none), TTYPOT_GCOV_NICE (default 10), TTYPOT_GCOV_JOBS (default: cores),
 # TTYPOT_GCOV_BUILD_DEADLINE (seconds, default 5400), TTYPOT_GCOV_TTY_ONLY=1
-# (configure and build drivers/tty/ only, without seeding, and print
-# nothing: the profiled objects the seed cannot give, built while the seed
-# build still runs).
+# (configure and build the profiled directories only, without seeding,
+# and print nothing: the objects the seed cannot give, built while the
+# seed build still runs).
 set -euo pipefail
 
 suite=$(cd "${1:?usage: build.sh SUITE_DIR}" && pwd)
@@ -69,23 +71,31 @@ for f in "$frag_base" "$frag_gcov"; do
 	[ -f "$f" ] || die config "$f missing"
 done
 
-# The drivers/tty objects to profile.  kbuild names them by basename
-# (GCOV_PROFILE_<name>.o); a basename that another directory built for x86
-# also uses (vt.c, keyboard.c, selection.c, earlycon.c...) gets a value that
-# make expands per object, y only in a directory of drivers/tty ($(obj)).
-others=$(cd "$src" && find . -name '*.c' -not -path './drivers/tty/*' \
+# The objects to profile: every .c of these directories.  kbuild names
+# them by basename (GCOV_PROFILE_<name>.o); a basename that another
+# directory built for x86 also uses (vt.c, keyboard.c, generic.c,
+# earlycon.c...) gets a value that make expands per object, y only in a
+# profiled directory ($(obj)).
+profiled_dirs=(drivers/tty drivers/usb/serial)
+not_profiled=()
+obj_filter=""
+for d in "${profiled_dirs[@]}"; do
+	not_profiled+=(-not -path "./$d/*")
+	obj_filter="$obj_filter $d $d/%"
+done
+others=$(cd "$src" && find . -name '*.c' "${not_profiled[@]}" \
 	-not -path './tools/*' -not -path './Documentation/*' \
 	-not -path './samples/*' -not -path './scripts/*' \
 	\( -not -path './arch/*' -o -path './arch/x86/*' \) \
 	-printf '%f\n' | sort -u)
-tty_c=$(cd "$src" && find drivers/tty -name '*.c' -printf '%f\n' | sort -u)
+mine=$(cd "$src" && find "${profiled_dirs[@]}" -name '*.c' -printf '%f\n' | sort -u)
 profile_env=()
-for c in $(comm -23 <(echo "$tty_c") <(echo "$others")); do
+for c in $(comm -23 <(echo "$mine") <(echo "$others")); do
 	profile_env+=("GCOV_PROFILE_${c%.c}.o=y")
 done
 # shellcheck disable=SC2016 # $(...) is make's, expanded per object
-for c in $(comm -12 <(echo "$tty_c") <(echo "$others")); do
-	profile_env+=("GCOV_PROFILE_${c%.c}.o="'$(if $(filter drivers/tty drivers/tty/%,$(obj)),y)')
+for c in $(comm -12 <(echo "$mine") <(echo "$others")); do
+	profile_env+=("GCOV_PROFILE_${c%.c}.o="'$(if $(filter'"$obj_filter"',$(obj)),y)')
 done
 
 cc="gcc"
@@ -128,10 +138,10 @@ fi
 
 if [ "${TTYPOT_GCOV_TTY_ONLY:-}" = 1 ]; then
 	t0=$(date +%s)
-	say "building drivers/tty/ only in $build (log: $log)"
-	mk "$deadline_s" -j"${TTYPOT_GCOV_JOBS:-$(nproc)}" drivers/tty/ ||
-		die drivers/tty "make drivers/tty/ failed: $(tail -n 3 "$log" | tr '\n' '|') (log: $log)"
-	say "drivers/tty/ built in $(($(date +%s) - t0)) s"
+	say "building ${profiled_dirs[*]} only in $build (log: $log)"
+	mk "$deadline_s" -j"${TTYPOT_GCOV_JOBS:-$(nproc)}" "${profiled_dirs[@]/%//}" ||
+		die profiled-dirs "make ${profiled_dirs[*]} failed: $(tail -n 3 "$log" | tr '\n' '|') (log: $log)"
+	say "${profiled_dirs[*]} built in $(($(date +%s) - t0)) s"
 	exit 0
 fi
 
@@ -142,7 +152,7 @@ fi
 # --no-unreachable, which only matters for gcov objects, so make runs with
 # KBUILD_NOCMDDEP=1 and decides by dependencies: objects that use a symbol
 # whose value differs are rebuilt (its include/config/ file is touched),
-# drivers/tty is never copied, and only objects whose .cmd exists (written
+# the profiled directories are never copied, and only objects whose .cmd exists (written
 # after the compile finished) are taken.
 seed=${TTYPOT_GCOV_SEED-$cache/build/src-$pkg}
 nocmddep=()
@@ -167,7 +177,7 @@ if [ ! -f "$build/ttypot-seeded" ] && [ ! -f "$build/vmlinux" ] &&
 		cp "$seed/$o" "$build/$o" && cp "$seed/$cmd" "$build/$cmd"
 		n=$((n + 1))
 	done < <(cd "$seed" && find . -mindepth 2 -name '.*.o.cmd' \
-		-not -path './drivers/tty/*' -not -path './scripts/*' \
+		"${not_profiled[@]}" -not -path './scripts/*' \
 		-not -path './tools/*' -not -path './arch/x86/boot/*' -print0)
 	# Every symbol whose value differs between the two configs.
 	changed=$({ diff <(grep '^CONFIG_' "$seed/.config" | sort) \
@@ -191,12 +201,12 @@ fi
 
 # Incremental after the first time: make decides what changed.  Under
 # KBUILD_NOCMDDEP a changed command line rebuilds nothing, so an object of
-# drivers/tty built without profiling (before its basename was profiled)
-# is removed to be built again.
+# a profiled directory built without profiling (before its basename, or
+# its directory, was profiled) is removed to be built again.
 while IFS= read -r -d '' c; do
 	o=$build/${c%.c}.o
 	[ -f "$o" ] && [ ! -f "${o%.o}.gcno" ] && rm -f "$o"
-done < <(cd "$src" && find drivers/tty -name '*.c' -print0)
+done < <(cd "$src" && find "${profiled_dirs[@]}" -name '*.c' -print0)
 t0=$(date +%s)
 say "building bzImage in $build (log: $log)"
 mk "$deadline_s" -j"${TTYPOT_GCOV_JOBS:-$(nproc)}" "${nocmddep[@]}" bzImage ||
@@ -207,6 +217,8 @@ image=$build/arch/x86/boot/bzImage
 [ -f "$image" ] || die bzImage "no $image"
 [ -f "$build/drivers/tty/n_tty.gcno" ] ||
 	die profile "drivers/tty/n_tty.gcno missing: the objects were not profiled"
-stray=$(cd "$build" && find . -name '*.gcno' -not -path './drivers/tty/*' | head -5)
-[ -z "$stray" ] || die profile "objects outside drivers/tty were profiled: $stray"
+[ -f "$build/drivers/usb/serial/usb-serial.gcno" ] ||
+	die profile "drivers/usb/serial/usb-serial.gcno missing: CONFIG_USB_SERIAL is not built or not profiled"
+stray=$(cd "$build" && find . -name '*.gcno' "${not_profiled[@]}" | head -5)
+[ -z "$stray" ] || die profile "objects outside ${profiled_dirs[*]} were profiled: $stray"
 echo "$image"

@@ -3,7 +3,8 @@
 # coverage.sh: `make coverage`.  Kernel line and branch coverage of
 # drivers/tty under the suite, and the per-program coverage map, in steps,
 # each its own script here:
-#   build    build.sh: src:linux-source-6.12 with gcov for drivers/tty
+#   build    build.sh: src:linux-source-6.12 with gcov for drivers/tty and
+#            drivers/usb/serial
 #   guest    ttypot matrix on that bzImage; the guest init runs the programs
 #            one at a time (fixtures/guest/gcov-per-program.sh), printing
 #            the counters on the console before the first and after each
@@ -127,7 +128,7 @@ note=$output/note.md
 {
 	echo "Kernel: linux-source-6.12 $release,"
 	echo "tinyconfig + fixtures/kernel/ttypot.config + fixtures/kernel/gcov.config,"
-	echo "drivers/tty profiled, $(gcc --version | head -n 1 | sed 's/ (.*)//')."
+	echo "drivers/tty and drivers/usb/serial profiled, $(gcc --version | head -n 1 | sed 's/ (.*)//')."
 	echo "Suite: $suite ($describe),"
 	echo "cases ${cases:-all}; the run's results are in $output/matrix.md."
 	if [ "$whole" = 0 ]; then

@@ -3,8 +3,9 @@
 # extract.sh: take the gcov counters a guest printed on its console
 # (fixtures/guest/gcov-dump.sh: base64 of a gzipped tar between
 # TTYPOT-GCOV-BEGIN and TTYPOT-GCOV-END, each checked against the size and
-# md5 its BEGIN line gives) and unpack the .gcda files of drivers/tty,
-# beside links to the build's .gcno files, ready for gcov.
+# md5 its BEGIN line gives) and unpack the .gcda files of drivers/tty and
+# drivers/usb/serial (build.sh's profiled directories), beside links to
+# the build's .gcno files, ready for gcov.
 #
 # A whole-suite run (one dump, no prog= label) goes to OUTDIR/drivers/tty/.
 # A per-program run (fixtures/guest/gcov-per-program.sh: the boot dump
@@ -58,7 +59,7 @@ tr -d '\r' <"$console" | awk -v d="$out/blocks" '
 '
 field() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
 
-# unpack N DEST: decode and check block N, put its drivers/tty counters
+# unpack N DEST: decode and check block N, put its tty layer counters
 # under DEST with links to the .gcno files; 1 (with a warning) when bad.
 unpack() {
 	local n=$1 dest=$2 hdr what bytes md5 tarball got f rel gcno count=0
@@ -77,18 +78,23 @@ unpack() {
 	[ "$(md5sum <"$tarball" | cut -d' ' -f1)" = "$md5" ] ||
 		{ warn "$what: md5 differs from the guest's ($md5)"; return 1; }
 	tar -xzf "$tarball" -C "$dest/raw" || { warn "$what: cannot unpack"; return 1; }
-	# The guest's paths are debugfs's: .../<build dir>/drivers/tty/x.gcda.
+	# The guest's paths are debugfs's: .../<build dir>/drivers/tty/x.gcda
+	# (or drivers/usb/serial/).
 	while IFS= read -r -d '' f; do
-		rel=drivers/tty/${f#*/drivers/tty/}
+		case $f in
+		*/drivers/usb/serial/*) rel=drivers/usb/serial/${f#*/drivers/usb/serial/} ;;
+		*) rel=drivers/tty/${f#*/drivers/tty/} ;;
+		esac
 		gcno=$build/${rel%.gcda}.gcno
 		[ -f "$gcno" ] || die "no $gcno for $f: counters from another build?"
 		mkdir -p "$dest/${rel%/*}"
 		mv "$f" "$dest/$rel"
 		ln -sf "$gcno" "$dest/${rel%.gcda}.gcno"
 		count=$((count + 1))
-	done < <(find "$dest/raw" -path '*/drivers/tty/*' -name '*.gcda' -print0)
+	done < <(find "$dest/raw" \( -path '*/drivers/tty/*' -o -path '*/drivers/usb/serial/*' \) \
+		-name '*.gcda' -print0)
 	rm -rf "$dest/raw" "$tarball"
-	[ "$count" -gt 0 ] || { warn "$what holds no drivers/tty .gcda file"; return 1; }
+	[ "$count" -gt 0 ] || { warn "$what holds no .gcda file of drivers/tty or drivers/usb/serial"; return 1; }
 }
 
 nblocks=$(find "$out/blocks" -name '*.hdr' | wc -l)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # map.sh: the per-program coverage map (format: harness/mutation/cover.h)
 # from a per-program extraction (extract.sh: OUTDIR/index, OUTDIR/NNN/),
-# with gcc-12's gcov --json-format: the lines of drivers/tty each program
+# with gcc-12's gcov --json-format: the lines of the tty layer (drivers/tty,
+# drivers/usb/serial) each program
 # executed, the lines the boot dump holds (every program: "*"), the lines
 # gcov counts that none executed ("unrun"), the line range of every
 # function, each program's seconds and its cases.
@@ -30,15 +31,16 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ttypot-map.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # The JSON's file names are the compiler's (the source tree's absolute
-# path or one relative to the build): keep what follows drivers/tty/.
-jq_lines='.files[] | select(.file | test("(^|/)drivers/tty/"))
-	| (.file | capture("(?<r>drivers/tty/.*)$").r) as $f
+# path or one relative to the build): keep drivers/tty/... or
+# drivers/usb/serial/... (build.sh's profiled directories).
+jq_lines='.files[] | select(.file | test("(^|/)drivers/(tty|usb/serial)/"))
+	| (.file | capture("(?<r>drivers/(tty|usb/serial)/.*)$").r) as $f
 	| .lines[] | select(.count > 0) | "\($f) \(.line_number)"'
-jq_counted='.files[] | select(.file | test("(^|/)drivers/tty/"))
-	| (.file | capture("(?<r>drivers/tty/.*)$").r) as $f
+jq_counted='.files[] | select(.file | test("(^|/)drivers/(tty|usb/serial)/"))
+	| (.file | capture("(?<r>drivers/(tty|usb/serial)/.*)$").r) as $f
 	| .lines[] | "\($f) \(.line_number)"'
-jq_fns='.files[] | select(.file | test("(^|/)drivers/tty/"))
-	| (.file | capture("(?<r>drivers/tty/.*)$").r) as $f
+jq_fns='.files[] | select(.file | test("(^|/)drivers/(tty|usb/serial)/"))
+	| (.file | capture("(?<r>drivers/(tty|usb/serial)/.*)$").r) as $f
 	| .functions[] | "fn \($f) \(.start_line) \(.end_line) \(.name)"'
 
 # gcovjson DIR: gcov's JSON for every .gcda under DIR, one document a line.
