@@ -2,7 +2,8 @@
 /* t_kbd.c: keys typed on the machine's keyboard (QEMU's send-key on the pc
  * machine's PS/2 keyboard, asked of the host side) reach the foreground
  * VT as its keyboard mode says: text (K_UNICODE, with Shift and Caps
- * Lock), keycodes (K_MEDIUMRAW), scancodes (K_RAW) or nothing (K_OFF);
+ * Lock; a key bound to a Unicode character in UTF-8), keycodes
+ * (K_MEDIUMRAW), scancodes (K_RAW) or nothing (K_OFF);
  * Alt+Fn switches VTs.  Exclusive: the keyboard feeds the one foreground
  * VT. */
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <linux/keyboard.h>
 
 #include "tp_vt.h"
 
@@ -144,6 +146,61 @@ TP_CASE_ROOT(alt_fn_switches_vt, TP_LINUX,
 	}
 }
 
+/* Two plain-table keymap entries a case rebinds, put back at exit through
+ * a descriptor of its VT (the keymap is global to every VT). */
+static struct {
+	int fd, n;
+	struct kbentry old[2];
+} rebound = {.fd = -1};
+
+/* In atexit: no ATF calls, complaints on stderr. */
+static void
+restore_entries(void)
+{
+	for (int i = 0; i < rebound.n; i++)
+		if (ioctl(rebound.fd, KDSKBENT, &rebound.old[i]) != 0)
+			fprintf(stderr, "restore keymap entry %d: %s\n",
+				rebound.old[i].kb_index, strerror(errno));
+}
+
+/* Bind keycode to the Unicode character uni (U(uni), which the kernel
+ * takes in K_UNICODE only), keeping the old entry to put back. */
+static void
+bind_unicode(int fd, int keycode, unsigned uni)
+{
+	struct kbentry e = {.kb_table = 0, .kb_index = (unsigned char)keycode};
+	TP_VT_IOCTL(fd, KDGKBENT, &e, "KDGKBENT of a key to rebind");
+	rebound.old[rebound.n++] = e;
+	e.kb_value = (unsigned short)(uni ^ 0xf000);
+	if (ioctl(fd, KDSKBENT, &e) != 0)
+		atf_tc_fail("KDSKBENT keycode %d to U+%04X: %s", keycode, uni,
+			    strerror(errno));
+}
+
+TP_CASE_ROOT(unicode_keysyms_arrive_as_utf8, TP_LINUX,
+	"A key bound to a Unicode character (KDSKBENT U+00E9, U+20AC) gives "
+	"it in UTF-8 in K_UNICODE mode (two and three bytes) and as one "
+	"8-bit byte in K_XLATE (U+00E9 as 0xE9)")
+{
+	struct tp_vt vt;
+
+	rebound.fd = tp_vt_open_restoring(tc, &vt, restore_entries);
+	tp_vt_require_keyboard(tc);
+	tp_vt_save_modes(&vt);
+	tp_vt_activate(vt.num, "VT_ACTIVATE to the VT the keys go to");
+	kbmode(&vt, K_UNICODE);
+	bind_unicode(vt.fd, 30, 0x00e9); /* KEY_A */
+	bind_unicode(vt.fd, 48, 0x20ac); /* KEY_B */
+	tp_vt_key("a");
+	TP_EXPECT_BYTES(vt.fd, "\xc3\xa9", "the key bound to U+00E9, in UTF-8");
+	tp_vt_key("b");
+	TP_EXPECT_BYTES(vt.fd, "\xe2\x82\xac", "the key bound to U+20AC, in UTF-8");
+	kbmode(&vt, K_XLATE);
+	tp_vt_key("a");
+	TP_EXPECT_BYTES(vt.fd, "\xe9", "the key bound to U+00E9 in K_XLATE");
+	tp_expect_quiet(vt.fd, "nothing more than the keys typed");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, keys_arrive_as_text);
@@ -152,5 +209,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, raw_gives_scancodes);
 	ATF_TP_ADD_TC(tp, kbmode_off_drops_keys);
 	ATF_TP_ADD_TC(tp, alt_fn_switches_vt);
+	ATF_TP_ADD_TC(tp, unicode_keysyms_arrive_as_utf8);
 	return atf_no_error();
 }
