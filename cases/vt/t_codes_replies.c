@@ -18,6 +18,18 @@ TP_CASE_ROOT(dsr_status_reports_ok, TP_LINUX,
 	tp_vt_expect_reply(&vt, "\033[0n", 4, "the status report");
 }
 
+TP_CASE_ROOT(other_dsr_requests_get_no_reply, TP_LINUX,
+	"DSR requests other than 5 and 6 (ESC [ n, ESC [ 7 n and the private "
+	"ESC [ ? 7 n) are answered with nothing: a DSR 5 written after them "
+	"gets the only reply")
+{
+	struct tp_vt vt;
+
+	tp_vt_open(tc, &vt);
+	tp_vt_write(&vt, "\033[n\033[7n\033[?7n\033[5n", "DSR 0, 7 and ? 7, then DSR 5");
+	tp_vt_expect_reply(&vt, "\033[0n", 4, "the DSR 5 reply alone");
+}
+
 TP_CASE_ROOT(dsr_cursor_position_report, TP_LINUX,
 	"ESC [ 6 n (DSR, cursor position) is answered with ESC [ row ; col R, "
 	"1-based, in the VT's input; the report does not move the cursor or "
@@ -83,6 +95,7 @@ TP_CASE_ROOT(reply_waits_for_canonical_reader, TP_LINUX,
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, dsr_status_reports_ok);
+	ATF_TP_ADD_TC(tp, other_dsr_requests_get_no_reply);
 	ATF_TP_ADD_TC(tp, dsr_cursor_position_report);
 	ATF_TP_ADD_TC(tp, da_identifies_vt102);
 	ATF_TP_ADD_TC(tp, decid_identifies_vt102);
