@@ -653,8 +653,8 @@ static void seed_build(const char *cache, const char *user_tree, const char *tre
 }
 
 /* Drop from the schemata the mutants on lines the compiler rejected (a
- * mutant in a constant context: a case label, a static initialiser).
- * Returns how many were dropped. */
+ * mutant in a constant context: a case label, a static initialiser), each
+ * with the compiler's words as its reason.  Returns how many were dropped. */
 static size_t drop_rejected(struct gen *g, unsigned char *in, const char *log)
 {
 	char *text = ku_read_file(log, NULL);
@@ -664,13 +664,16 @@ static size_t drop_rejected(struct gen *g, unsigned char *in, const char *log)
 	 * permission of module_param_cb: "8250_platform.c:417:9: note: in
 	 * expansion of macro"). */
 	bool in_error = false;
+	char said[120] = ""; /* the error's words, for the reason */
 	for (char *l = text; l && *l;) {
 		char *nl = strchr(l, '\n');
 		if (nl)
 			*nl = '\0';
 		char *e = strstr(l, ": error:");
-		if (e)
+		if (e) {
 			in_error = true;
+			snprintf(said, sizeof said, "%s", e + strlen(": error: "));
+		}
 		else if (strstr(l, ": warning:"))
 			in_error = false;
 		else if (in_error)
@@ -691,8 +694,8 @@ static size_t drop_rejected(struct gen *g, unsigned char *in, const char *log)
 				in[i] = 0;
 				m->status = MS_ERROR;
 				snprintf(m->reason, sizeof m->reason, "not expressible in the "
-					 "schemata (the compiler needs a constant at %s:%d): confirm "
-					 "it with --patch %s and ttypot mutants PATCH", m->file, line,
+					 "schemata (the compiler at %s:%d: %s): confirm it with "
+					 "--patch %s and ttypot mutants PATCH", m->file, line, said,
 					 m->key);
 				dropped++;
 			}
