@@ -165,6 +165,42 @@ TP_CASE_ROOT(erase_after_ris_uses_default_attribute, TP_LINUX,
 				    x, s.attr[1][x]);
 }
 
+/* Fail unless row 0's first cells have the attributes want[0..n). */
+static void
+expect_row_attrs(const struct tp_screen *s, const unsigned char *want, int n,
+		 const char *what)
+{
+	for (int x = 0; x < n; x++)
+		if (s->attr[0][x] != want[x])
+			atf_tc_fail("%s: column %d attribute 0x%02x, want 0x%02x", what,
+				    x + 1, s->attr[0][x], want[x]);
+}
+
+TP_CASE_ROOT(decscnm_reverses_the_whole_screen, TP_LINUX,
+	"ESC [ ? 5 h (DECSCNM) shows the whole screen in reverse video: every "
+	"cell's colours swap, drawn or blank (red 0x04 becomes 0x40, grey "
+	"0x07 0x70), text written after it is reversed too and SGR 7 then "
+	"draws it normal; ESC [ ? 5 l swaps every cell back; the glyphs stay")
+{
+	struct tp_vt vt;
+	struct tp_screen s;
+
+	tp_vt_open(tc, &vt);
+	tp_vt_write(&vt, "\033[31ma\033[0mb", "red a, grey b");
+	tp_vt_wait_text(&vt, 0, 0, "ab", &s, "a and b drawn");
+	static const unsigned char before[] = {0x04, 0x07, 0x07};
+	expect_row_attrs(&s, before, 3, "before DECSCNM");
+	tp_vt_write(&vt, "\033[?5hc\033[7md\033[0m", "DECSCNM on, c, reversed d");
+	tp_vt_wait_text(&vt, 0, 0, "abcd", &s, "c and d drawn");
+	static const unsigned char on[] = {0x40, 0x70, 0x70, 0x07, 0x70};
+	expect_row_attrs(&s, on, 5, "under DECSCNM");
+	tp_vt_write(&vt, "\033[?5l", "DECSCNM off");
+	tp_vt_screen(vt.num, &s);
+	tp_vt_expect_text(&s, 0, 0, "abcd", "the glyphs after DECSCNM off");
+	static const unsigned char off[] = {0x04, 0x07, 0x07, 0x70, 0x07};
+	expect_row_attrs(&s, off, 5, "after DECSCNM off");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, sgr_reverse_swaps_colours);
@@ -173,5 +209,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, sgr_256_and_rgb_colours_nearest_of_16);
 	ATF_TP_ADD_TC(tp, private_csi_sets_underline_dim_and_default_colours);
 	ATF_TP_ADD_TC(tp, erase_after_ris_uses_default_attribute);
+	ATF_TP_ADD_TC(tp, decscnm_reverses_the_whole_screen);
 	return atf_no_error();
 }

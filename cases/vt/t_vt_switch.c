@@ -317,6 +317,30 @@ TP_CASE_ROOT(graphics_vt_blanks_while_foreground, TP_LINUX,
 	wait_blanked(gfx.fd, 0, "the foreground VT in KD_TEXT again");
 }
 
+TP_CASE_ROOT(tioclinux_blanks_and_unblanks, TP_LINUX,
+	"TIOCL_BLANKSCREEN blanks the console (TIOCL_BLANKEDSCREEN names the "
+	"foreground VT) and TIOCL_UNBLANKSCREEN unblanks it (0); the screen's "
+	"text is kept")
+{
+	struct tp_vt vt;
+	struct tp_screen s;
+
+	tp_vt_open(tc, &vt);
+	tp_vt_activate(vt.num, "VT_ACTIVATE to the case's VT");
+	tp_vt_write(&vt, "kept", "text on the VT");
+	tp_tioclinux(vt.fd, TIOCL_UNBLANKSCREEN, NULL);
+	wait_blanked(vt.fd, 0, "unblanked to begin with");
+	int r = tp_tioclinux(vt.fd, TIOCL_BLANKSCREEN, NULL);
+	if (r != 0)
+		atf_tc_fail("TIOCL_BLANKSCREEN: %s", strerror(-r));
+	wait_blanked(vt.fd, vt.num, "blanked by TIOCL_BLANKSCREEN");
+	r = tp_tioclinux(vt.fd, TIOCL_UNBLANKSCREEN, NULL);
+	if (r != 0)
+		atf_tc_fail("TIOCL_UNBLANKSCREEN: %s", strerror(-r));
+	wait_blanked(vt.fd, 0, "unblanked by TIOCL_UNBLANKSCREEN");
+	tp_vt_wait_text(&vt, 0, 0, "kept", &s, "the text kept through the blanking");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, activate_switches_foreground);
@@ -327,5 +351,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, mouse_reporting_of_foreground_vt);
 	ATF_TP_ADD_TC(tp, kdsetled_lights_of_foreground_vt);
 	ATF_TP_ADD_TC(tp, graphics_vt_blanks_while_foreground);
+	ATF_TP_ADD_TC(tp, tioclinux_blanks_and_unblanks);
 	return atf_no_error();
 }
