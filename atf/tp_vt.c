@@ -205,6 +205,22 @@ tp_vt_wait_in_use(int num, bool want, const char *what)
 	tp_waiting_for("");
 }
 
+void
+tp_vt_free(struct tp_vt *vt)
+{
+	if (vt->fd >= 0)
+		close(vt->fd);
+	vt->fd = -1;
+	tp_vt_wait_in_use(vt->num, false, "the VT released after its last close");
+	int t0 = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (t0 < 0)
+		atf_tc_fail("open /dev/tty0: %s", strerror(errno));
+	int e = tp_vt_errno_of(ioctl(t0, VT_DISALLOCATE, vt->num));
+	close(t0);
+	if (e)
+		atf_tc_fail("VT_DISALLOCATE %d of the released VT: %s", vt->num, strerror(e));
+}
+
 int
 tp_vt_open_restoring(const atf_tc_t *tc, struct tp_vt *vt, void (*restore)(void))
 {

@@ -146,6 +146,10 @@ int tp_vt_active(void);
 bool tp_vt_in_use(int num);
 /* Wait (TP_WAIT_MS) until tp_vt_in_use(num) is want; fail naming what. */
 void tp_vt_wait_in_use(int num, bool want, const char *what);
+/* Close the case's descriptor of its VT (if open), wait until the VT is
+ * released and free it: VT_DISALLOCATE through /dev/tty0, which must
+ * succeed.  Opening /dev/ttyN allocates it again. */
+void tp_vt_free(struct tp_vt *vt);
 /* Make VT num the active one (VT_ACTIVATE through a descriptor of it) and
  * wait (bounded) until VT_GETSTATE says so.  The VT active before the
  * first switch of a case is made active again when the case ends. */

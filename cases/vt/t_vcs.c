@@ -209,14 +209,7 @@ TP_CASE_ROOT(freed_vt_gives_pollhup, TP_LINUX,
 	int fa = tp_vt_open_screen_dev("vcsa", vt.num, O_RDONLY);
 	poll_pri(fa, 0); /* the device's events start with its first poll */
 	read_all(fa);
-	close(vt.fd);
-	vt.fd = -1;
-	tp_vt_wait_in_use(vt.num, false, "the VT released after close");
-	int t0 = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (t0 < 0)
-		atf_tc_fail("open /dev/tty0: %s", strerror(errno));
-	TP_VT_EXPECT_ERRNO(ioctl(t0, VT_DISALLOCATE, vt.num), 0, "VT_DISALLOCATE");
-	close(t0);
+	tp_vt_free(&vt);
 	short r = poll_pri(fa, TP_WAIT_MS);
 	if ((r & (POLLHUP | POLLERR)) != (POLLHUP | POLLERR))
 		atf_tc_fail("poll of the freed VT's vcsa: revents 0x%x, want "
@@ -295,14 +288,7 @@ TP_CASE_ROOT(disallocate_removes_that_vts_devices, TP_LINUX,
 	vt.fd = tp_vt_open_path(vt.num);
 	expect_vc_devs(vt.num, true, "the VT open");
 	expect_vc_devs(1, true, "tty1");
-	close(vt.fd);
-	vt.fd = -1;
-	tp_vt_wait_in_use(vt.num, false, "the VT released after close");
-	int t0 = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (t0 < 0)
-		atf_tc_fail("open /dev/tty0: %s", strerror(errno));
-	TP_VT_EXPECT_ERRNO(ioctl(t0, VT_DISALLOCATE, vt.num), 0, "VT_DISALLOCATE");
-	close(t0);
+	tp_vt_free(&vt);
 	expect_vc_devs(vt.num, false, "after VT_DISALLOCATE");
 	expect_vc_devs(1, true, "tty1 after another VT's VT_DISALLOCATE");
 	vt.fd = tp_vt_open_path(vt.num);

@@ -922,6 +922,45 @@ static int reopen_verdicts(struct gen *g, const unsigned char *pick, bool surviv
 	return rc;
 }
 
+/* Is id one of the space-separated case ids of list? */
+static bool id_listed(const char *list, const char *id)
+{
+	size_t il = strlen(id);
+	for (const char *p = list; *p;) {
+		size_t tl = strcspn(p, " ");
+		if (tl == il && !strncmp(p, id, il))
+			return true;
+		p += tl + (p[tl] == ' ');
+	}
+	return false;
+}
+
+/* Boot mutant m once more (run tag KEY.suffix) with the cases of run
+ * (NULL: the whole suite): 1 when a case is bad again (one of must, when
+ * must is given) or the kernel hung or died, 0 when all passed, -1 when
+ * the boot said nothing. */
+static int boot_again(struct kr_env *e, const struct kernel_info *ki,
+		      const struct kr_result *base, struct mutant *m, const char *suffix,
+		      const char *run, const char *must)
+{
+	char tag[200], safe[180];
+	safe_name(m->key, safe, sizeof safe);
+	snprintf(tag, sizeof tag, "%s.%s", safe, suffix);
+	struct kr_result r;
+	kr_run(e, ki, tag, run, base->col, true, &r);
+	m->secs += r.wall_s;
+	int rc = -1;
+	if (r.begun && !kr_interrupted) {
+		rc = r.end == RUN_TIMEOUT || r.end == RUN_PANIC ? 1 : 0;
+		for (size_t i = 0; i < r.col->ncases && rc == 0; i++)
+			if (kr_kills(base->col, r.col, r.col->cases[i].id) &&
+			    (!must || id_listed(must, r.col->cases[i].id)))
+				rc = 1;
+	}
+	col_free(r.col);
+	return rc;
+}
+
 /* A kill counts when it repeats: boot mutant m again, with only its
  * killing cases (killers), or, after a run that hung or whose kernel died
  * (dead_or_hung), with the same programs.  A case that failed once and
@@ -935,9 +974,6 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
 			const struct kr_result *base, struct mutant *m, const char *killers,
 			const char *filter, bool dead_or_hung)
 {
-	char tag[200], safe[180];
-	safe_name(m->key, safe, sizeof safe);
-	snprintf(tag, sizeof tag, "%s.again", safe);
 	const char *run = dead_or_hung ? filter : killers;
 	if (dead_or_hung)
 		ku_progress("mutants: %s: %s; once more with %.300s", m->key, killers,
@@ -945,20 +981,28 @@ static int confirm_kill(struct kr_env *e, const struct kernel_info *ki,
 	else
 		ku_progress("mutants: %s: killed by %s; once more with those cases", m->key,
 			    killers);
-	struct kr_result r;
-	kr_run(e, ki, tag, run, base->col, true, &r);
-	m->secs += r.wall_s;
-	int rc = -1;
-	if (r.begun && !kr_interrupted) {
-		rc = r.end == RUN_TIMEOUT || r.end == RUN_PANIC ? 1 : 0;
-		for (size_t i = 0; i < r.col->ncases && rc == 0; i++)
-			if (kr_kills(base->col, r.col, r.col->cases[i].id))
-				rc = 1;
-	}
+	int rc = boot_again(e, ki, base, m, "again", run, NULL);
 	if (rc == 0)
 		ku_progress("mutants: %s: %.300s passed on the second boot: not counted as a kill",
 			    m->key, dead_or_hung ? run ? run : "the suite" : killers);
-	col_free(r.col);
+	return rc;
+}
+
+/* Killers that passed alone on a second boot may fail only after the
+ * cases before them: a mutant that acts on state an earlier case leaves
+ * (a VT freed, a device removed) shows in a later one.  Boot once more
+ * with the first boot's programs, in the same order; the kill counts when
+ * one of the killers fails again.  As confirm_kill's result. */
+static int confirm_in_order(struct kr_env *e, const struct kernel_info *ki,
+			    const struct kr_result *base, struct mutant *m, const char *killers,
+			    const char *filter)
+{
+	ku_progress("mutants: %s: %s passed alone; once more after the cases before them "
+		    "(%.200s)", m->key, killers, filter ? filter : "the whole suite");
+	int rc = boot_again(e, ki, base, m, "in-order", filter, killers);
+	if (rc == 0)
+		ku_progress("mutants: %s: %.300s passed after the cases before them too: not "
+			    "counted as a kill", m->key, killers);
 	return rc;
 }
 
@@ -1113,8 +1157,11 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 			again = confirm_kill(e, ki, base, m, what, filter, true);
 	} else if (!kr_interrupted && (dead || hung))
 		again = confirm_kill(e, ki, base, m, what, filter, true);
-	else if (!kr_interrupted && nk && r.end != RUN_TIMEOUT)
+	else if (!kr_interrupted && nk && r.end != RUN_TIMEOUT) {
 		again = confirm_kill(e, ki, base, m, rbuf_str(&killers), filter, false);
+		if (again == 0 && !kr_interrupted)
+			again = confirm_in_order(e, ki, base, m, rbuf_str(&killers), filter);
+	}
 	const char *twice = again == 1 ? ", again on a second boot"
 			  : again == -1 ? " (a second boot did not reach the suite)" : "";
 	e->deadline_s = saved;
