@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* t_usbinfo.c: the USB serial port as a tty driver: its registration
  * (sysfs driver link, /proc/tty/drivers, /proc/tty/driver/usbserial),
- * TIOCGSERIAL, non-blocking reads, poll readiness and a hangup
- * (TIOCVHANGUP) under a blocked reader. */
+ * TIOCGSERIAL, non-blocking reads, poll readiness, a hangup (TIOCVHANGUP)
+ * under a blocked reader, and ftdi_sio's own attributes. */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,69 @@ TP_CASE_ROOT(usb_vhangup_wakes_reader, TP_LINUX,
 	TP_EXPECT_BYTES(u2, "after", "them on the reopened USB port");
 }
 
+/* Read a sysfs attribute of a few bytes into buf, newline cut; false
+ * when it is not there. */
+static bool
+read_attr(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		ATF_REQUIRE_MSG(errno == ENOENT, "open %s: %s", path, strerror(errno));
+		return false;
+	}
+	bool ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	ATF_REQUIRE_MSG(ok, "read %s: nothing", path);
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+static void
+write_attr(const char *path, const char *value)
+{
+	FILE *f = fopen(path, "we");
+	ATF_REQUIRE_MSG(f, "open %s for writing: %s", path, strerror(errno));
+	int r = fputs(value, f);
+	int c = fclose(f);
+	ATF_REQUIRE_MSG(r >= 0 && c == 0, "write \"%s\" to %s: %s", value, path,
+			strerror(errno));
+}
+
+TP_CASE_ROOT(usb_ftdi_attributes, TP_LINUX,
+	"The FT232's port shows event_char (every chip but the SIO has it; "
+	"write-only, 0200) and latency_timer where the chip has one (0644), "
+	"each with its declared mode; latency_timer reads back a value "
+	"written (16 ms)")
+{
+	char path[64], dir[128], attr[160], val[32], old[32];
+	struct stat st;
+
+	tp_usb_find(tc, path, sizeof(path));
+	snprintf(dir, sizeof(dir), "/sys/class/tty/%s/device", strrchr(path, '/') + 1);
+	static const struct {
+		const char *name;
+		unsigned mode;
+	} attrs[] = {{"event_char", 0200}, {"latency_timer", 0644}};
+	for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
+		snprintf(attr, sizeof(attr), "%s/%s", dir, attrs[i].name);
+		if (stat(attr, &st) != 0) {
+			ATF_REQUIRE_MSG(errno == ENOENT, "stat %s: %s", attr, strerror(errno));
+			ATF_CHECK_MSG(i != 0, "no %s on an FT232", attr);
+			continue;
+		}
+		ATF_CHECK_MSG((st.st_mode & 07777) == attrs[i].mode, "%s has mode %04o, "
+			      "want %04o", attr, (unsigned)(st.st_mode & 07777), attrs[i].mode);
+	}
+	snprintf(attr, sizeof(attr), "%s/latency_timer", dir);
+	if (!read_attr(attr, old, sizeof(old)))
+		return;
+	write_attr(attr, "16");
+	bool got = read_attr(attr, val, sizeof(val));
+	write_attr(attr, old);
+	ATF_CHECK_MSG(got && strcmp(val, "16") == 0, "latency_timer reads \"%s\" after "
+		      "16 was written (it was %s)", got ? val : "nothing", old);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, usb_driver_is_ftdi_sio);
@@ -170,5 +234,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, usb_nonblocking_read_eagain);
 	ATF_TP_ADD_TC(tp, usb_poll_readiness);
 	ATF_TP_ADD_TC(tp, usb_vhangup_wakes_reader);
+	ATF_TP_ADD_TC(tp, usb_ftdi_attributes);
 	return atf_no_error();
 }
