@@ -2,7 +2,8 @@
 /* t_sak.c: the Secure Attention Key.  SysRq-k (here written to
  * /proc/sysrq-trigger) runs do_SAK on the foreground VT: every process
  * with that VT open, or with it as controlling tty, is killed with SIGKILL;
- * processes without it live on.  The program is exclusive: it makes its
+ * processes without it live on, and the VT is reset for the next user.
+ * The program is exclusive: it makes its
  * own VT the foreground one, and the kill reaches whoever has that open. */
 #include <errno.h>
 #include <fcntl.h>
@@ -196,9 +197,62 @@ TP_CASE_ROOT(sak_kills_session_of_controlling_vt, TP_LINUX,
 		expect_alive(&hk, &ck, 'h', "the keeper, spared: its write must fail with EIO");
 }
 
+/* VT_GETMODE and KDGKBMODE of VT num through a descriptor opened for it. */
+static void
+modes_of(int num, struct vt_mode *vm, int *kb)
+{
+	int fd = tp_vt_open_path(num);
+	TP_VT_IOCTL(fd, VT_GETMODE, vm, "VT_GETMODE");
+	TP_VT_IOCTL(fd, KDGKBMODE, kb, "KDGKBMODE");
+	close(fd);
+}
+
+TP_CASE_ROOT(sak_resets_the_vt_mode, TP_LINUX,
+	"SysRq-k resets the foreground VT for the next user: a VT_PROCESS "
+	"mode (with waitv, relsig and acqsig) is back to VT_AUTO with all "
+	"three 0, and a raw keyboard (K_RAW) is raw no more")
+{
+	struct tp_vt fg;
+	struct vt_mode vm = {.mode = VT_PROCESS, .waitv = 1, .relsig = SIGUSR1,
+			     .acqsig = SIGUSR2};
+	int kb;
+
+	tp_vt_require(tc);
+	require_sysrq();
+	tp_vt_take(tc, &fg);
+	tp_vt_save_modes(&fg);
+	tp_vt_activate(fg.num, "VT_ACTIVATE to the VT the SAK hits");
+	/* Set through a descriptor closed before the SAK: an opener is killed. */
+	int fd = tp_vt_open_path(fg.num);
+	TP_VT_IOCTL(fd, VT_SETMODE, &vm, "VT_SETMODE VT_PROCESS");
+	TP_VT_IOCTL(fd, KDSKBMODE, K_RAW, "KDSKBMODE K_RAW");
+	close(fd);
+	sak();
+	/* vc_SAK resets the VT from a workqueue, after the write returned. */
+	long long end = tp_now_ms() + TP_WAIT_MS;
+	int step = 0;
+	tp_waiting_for("the VT reset by the SAK (VT_GETMODE VT_AUTO)");
+	for (;;) {
+		modes_of(fg.num, &vm, &kb);
+		if (vm.mode == VT_AUTO)
+			break;
+		if (tp_now_ms() > end)
+			atf_tc_fail("VT_GETMODE mode %d %d ms after the SAK, want VT_AUTO",
+				    vm.mode, TP_WAIT_MS);
+		tp_backoff(&step);
+	}
+	tp_waiting_for("");
+	if (vm.waitv || vm.relsig || vm.acqsig)
+		atf_tc_fail("after the SAK: waitv %d relsig %d acqsig %d, want 0 0 0",
+			    vm.waitv, vm.relsig, vm.acqsig);
+	if (kb == K_RAW)
+		atf_tc_fail("after the SAK the keyboard is still K_RAW");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, sak_kills_openers_of_foreground_vt);
 	ATF_TP_ADD_TC(tp, sak_kills_session_of_controlling_vt);
+	ATF_TP_ADD_TC(tp, sak_resets_the_vt_mode);
 	return atf_no_error();
 }
