@@ -2,7 +2,8 @@
 /* t_kbd.c: keys typed on the machine's keyboard (QEMU's send-key on the pc
  * machine's PS/2 keyboard, asked of the host side) reach the foreground
  * VT as its keyboard mode says: text (K_UNICODE, with Shift and Caps
- * Lock; a key bound to a Unicode character in UTF-8), keycodes
+ * Lock; a key bound to a Unicode character in UTF-8; a dead key and the
+ * accent table), keycodes
  * (K_MEDIUMRAW), scancodes (K_RAW) or nothing (K_OFF);
  * Alt+Fn switches VTs.  Exclusive: the keyboard feeds the one foreground
  * VT. */
@@ -146,11 +147,14 @@ TP_CASE_ROOT(alt_fn_switches_vt, TP_LINUX,
 	}
 }
 
-/* Two plain-table keymap entries a case rebinds, put back at exit through
- * a descriptor of its VT (the keymap is global to every VT). */
+/* Plain-table keymap entries a case rebinds, and the accent table it
+ * replaces, put back at exit through a descriptor of its VT (both are
+ * global to every VT). */
 static struct {
 	int fd, n;
 	struct kbentry old[2];
+	bool diacr;
+	struct kbdiacrsuc diacr_old;
 } rebound = {.fd = -1};
 
 /* In atexit: no ATF calls, complaints on stderr. */
@@ -161,24 +165,29 @@ restore_entries(void)
 		if (ioctl(rebound.fd, KDSKBENT, &rebound.old[i]) != 0)
 			fprintf(stderr, "restore keymap entry %d: %s\n",
 				rebound.old[i].kb_index, strerror(errno));
+	if (rebound.diacr && ioctl(rebound.fd, KDSKBDIACRUC, &rebound.diacr_old) != 0)
+		fprintf(stderr, "restore the accent table: %s\n", strerror(errno));
 }
 
-/* Bind keycode to the Unicode character uni (U(uni), which the kernel
- * takes in K_UNICODE only), keeping the old entry to put back. */
+/* Bind keycode (plain table) to value, keeping the old entry to put back. */
 static void
-bind_unicode(int fd, int keycode, unsigned uni)
+bind_key(int fd, int keycode, unsigned short value, const char *what)
 {
 	struct kbentry e = {.kb_table = 0, .kb_index = (unsigned char)keycode};
 	TP_VT_IOCTL(fd, KDGKBENT, &e, "KDGKBENT of a key to rebind");
 	rebound.old[rebound.n++] = e;
-	e.kb_value = (unsigned short)(uni ^ 0xf000);
+	e.kb_value = value;
 	if (ioctl(fd, KDSKBENT, &e) != 0)
-		atf_tc_fail("KDSKBENT keycode %d to U+%04X: %s", keycode, uni,
+		atf_tc_fail("KDSKBENT keycode %d to %s (0x%04x): %s", keycode, what, value,
 			    strerror(errno));
 }
 
+/* A Unicode character as a keymap value: U(uni), which the kernel takes
+ * in K_UNICODE only. */
+#define UNI_KEYSYM(uni) ((unsigned short)((uni) ^ 0xf000))
+
 TP_CASE_ROOT(unicode_keysyms_arrive_as_utf8, TP_LINUX,
-	"A key bound to a Unicode character (KDSKBENT U+00E9, U+20AC) gives "
+	"A key bound to a Unicode character (KDSKBENT U+00E9, U+2665) gives "
 	"it in UTF-8 in K_UNICODE mode (two and three bytes) and as one "
 	"8-bit byte in K_XLATE (U+00E9 as 0xE9)")
 {
@@ -189,15 +198,43 @@ TP_CASE_ROOT(unicode_keysyms_arrive_as_utf8, TP_LINUX,
 	tp_vt_save_modes(&vt);
 	tp_vt_activate(vt.num, "VT_ACTIVATE to the VT the keys go to");
 	kbmode(&vt, K_UNICODE);
-	bind_unicode(vt.fd, 30, 0x00e9); /* KEY_A */
-	bind_unicode(vt.fd, 48, 0x20ac); /* KEY_B */
+	bind_key(vt.fd, 30, UNI_KEYSYM(0x00e9), "U+00E9"); /* KEY_A */
+	bind_key(vt.fd, 48, UNI_KEYSYM(0x2665), "U+2665"); /* KEY_B */
 	tp_vt_key("a");
 	TP_EXPECT_BYTES(vt.fd, "\xc3\xa9", "the key bound to U+00E9, in UTF-8");
 	tp_vt_key("b");
-	TP_EXPECT_BYTES(vt.fd, "\xe2\x82\xac", "the key bound to U+20AC, in UTF-8");
+	TP_EXPECT_BYTES(vt.fd, "\xe2\x99\xa5", "the key bound to U+2665, in UTF-8");
 	kbmode(&vt, K_XLATE);
 	tp_vt_key("a");
 	TP_EXPECT_BYTES(vt.fd, "\xe9", "the key bound to U+00E9 in K_XLATE");
+	tp_expect_quiet(vt.fd, "nothing more than the keys typed");
+}
+
+TP_CASE_ROOT(dead_key_composes_from_the_accent_table, TP_LINUX,
+	"A dead key (K_DGRAVE) gives nothing, and the next key gives what the "
+	"accent table (KDSKBDIACRUC) says for that pair, in UTF-8 in "
+	"K_UNICODE (U+10400, four bytes); a key with no entry after it gives "
+	"the accent itself, then the key")
+{
+	struct tp_vt vt;
+	struct kbdiacrsuc t = {.kb_cnt = 1};
+
+	rebound.fd = tp_vt_open_restoring(tc, &vt, restore_entries);
+	tp_vt_require_keyboard(tc);
+	tp_vt_save_modes(&vt);
+	tp_vt_activate(vt.num, "VT_ACTIVATE to the VT the keys go to");
+	kbmode(&vt, K_UNICODE);
+	TP_VT_IOCTL(vt.fd, KDGKBDIACRUC, &rebound.diacr_old, "KDGKBDIACRUC");
+	rebound.diacr = true;
+	t.kbdiacruc[0] = (struct kbdiacruc){.diacr = '`', .base = 'a', .result = 0x10400};
+	TP_VT_IOCTL(vt.fd, KDSKBDIACRUC, &t, "KDSKBDIACRUC of one entry");
+	bind_key(vt.fd, 44, K_DGRAVE, "K_DGRAVE"); /* KEY_Z */
+	tp_vt_key("z");
+	tp_vt_key("a");
+	TP_EXPECT_BYTES(vt.fd, "\xf0\x90\x90\x80", "dead grave then a: U+10400");
+	tp_vt_key("z");
+	tp_vt_key("b");
+	TP_EXPECT_BYTES(vt.fd, "`b", "dead grave then b, which has no entry");
 	tp_expect_quiet(vt.fd, "nothing more than the keys typed");
 }
 
@@ -210,5 +247,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, kbmode_off_drops_keys);
 	ATF_TP_ADD_TC(tp, alt_fn_switches_vt);
 	ATF_TP_ADD_TC(tp, unicode_keysyms_arrive_as_utf8);
+	ATF_TP_ADD_TC(tp, dead_key_composes_from_the_accent_table);
 	return atf_no_error();
 }
