@@ -250,15 +250,15 @@ utf8_of(uint32_t c, char *p)
 TP_CASE_ROOT(unicode_keyboard_pastes_utf8, TP_LINUX,
 	"With the foreground VT's keyboard in K_UNICODE, a selection pastes "
 	"the selected cells' characters in UTF-8, one to four bytes each "
-	"(a, U+00E9, U+07FF, U+0800, U+2500, U+20AC, U+10000: every length "
+	"(a, U+00E9, U+07FF, U+0800, U+2500, U+20AC, U+11041: every length "
 	"and the boundaries between them), as /dev/vcsuN shows the cells; in "
 	"K_XLATE it pastes one byte a cell, the VT's own 8-bit character "
 	"(U+00E9 as Latin-1 0xE9)")
 {
 	static const char text[] = "a\xc3\xa9\xdf\xbf\xe0\xa0\x80\xe2\x94\x80"
-				   "\xe2\x82\xac\xf0\x90\x80\x80z";
+				   "\xe2\x82\xac\xf0\x91\x81\x81z";
 	static const uint32_t cells[] = {'a', 0xe9, 0x7ff, 0x800, 0x2500, 0x20ac,
-					 0x10000, 'z'};
+					 0x11041, 'z'};
 	enum { CELLS = sizeof cells / sizeof *cells };
 	struct tp_vt vt;
 	uint32_t u[CELLS];
