@@ -31,6 +31,24 @@ tp_sysctl_read(const char *path, long *v)
 	return ok;
 }
 
+bool
+tp_attr_read(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	if (f == NULL) {
+		if (errno == ENOENT)
+			return false;
+		atf_tc_fail("open %s: %s", path, strerror(errno));
+	}
+	bool ok = fgets(buf, (int)len, f) != NULL;
+	int e = ferror(f) ? errno : 0;
+	fclose(f);
+	if (!ok)
+		atf_tc_fail("read %s: %s", path, e ? strerror(e) : "nothing");
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
 int
 tp_sysctl_write(const char *path, const char *text)
 {

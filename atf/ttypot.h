@@ -420,8 +420,13 @@ void tp_expect_still_blocked(struct tp_writer *w, int master, const char *what);
 
 /* Read a numeric sysctl (/proc/sys/...); false when it does not exist. */
 bool tp_sysctl_read(const char *path, long *v);
-/* Write text to a sysctl; 0 or the errno the kernel gave. */
+/* Write text to a sysctl or a sysfs attribute in one write(2); 0 or the
+ * errno the kernel gave. */
 int tp_sysctl_write(const char *path, const char *text);
+/* Read a small /proc or /sys attribute as text into buf (len bytes), its
+ * trailing newline cut; false when it does not exist.  Any other error, or
+ * nothing to read, fails the case naming path. */
+bool tp_attr_read(const char *path, char *buf, size_t len);
 /* Set a numeric sysctl for this case; the old value is written back when
  * the case ends, even when it fails.  false when the sysctl does not exist
  * (the caller decides: skip, or nothing to do); a refused write fails.  The

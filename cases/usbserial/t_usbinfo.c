@@ -165,32 +165,12 @@ TP_CASE_ROOT(usb_vhangup_wakes_reader, TP_LINUX,
 	TP_EXPECT_BYTES(u2, "after", "them on the reopened USB port");
 }
 
-/* Read a sysfs attribute of a few bytes into buf, newline cut; false
- * when it is not there. */
-static bool
-read_attr(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	if (!f) {
-		ATF_REQUIRE_MSG(errno == ENOENT, "open %s: %s", path, strerror(errno));
-		return false;
-	}
-	bool ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	ATF_REQUIRE_MSG(ok, "read %s: nothing", path);
-	buf[strcspn(buf, "\n")] = '\0';
-	return true;
-}
-
+/* Write value to a sysfs attribute, failing the case on error. */
 static void
 write_attr(const char *path, const char *value)
 {
-	FILE *f = fopen(path, "we");
-	ATF_REQUIRE_MSG(f, "open %s for writing: %s", path, strerror(errno));
-	int r = fputs(value, f);
-	int c = fclose(f);
-	ATF_REQUIRE_MSG(r >= 0 && c == 0, "write \"%s\" to %s: %s", value, path,
-			strerror(errno));
+	int e = tp_sysctl_write(path, value);
+	ATF_REQUIRE_MSG(e == 0, "write \"%s\" to %s: %s", value, path, strerror(e));
 }
 
 TP_CASE_ROOT(usb_ftdi_attributes, TP_LINUX,
@@ -219,10 +199,10 @@ TP_CASE_ROOT(usb_ftdi_attributes, TP_LINUX,
 			      "want %04o", attr, (unsigned)(st.st_mode & 07777), attrs[i].mode);
 	}
 	snprintf(attr, sizeof(attr), "%s/latency_timer", dir);
-	if (!read_attr(attr, old, sizeof(old)))
+	if (!tp_attr_read(attr, old, sizeof(old)))
 		return;
 	write_attr(attr, "16");
-	bool got = read_attr(attr, val, sizeof(val));
+	bool got = tp_attr_read(attr, val, sizeof(val));
 	write_attr(attr, old);
 	ATF_CHECK_MSG(got && strcmp(val, "16") == 0, "latency_timer reads \"%s\" after "
 		      "16 was written (it was %s)", got ? val : "nothing", old);
@@ -239,7 +219,7 @@ TP_CASE_ROOT(usb_low_latency_flag, TP_LINUX,
 	tp_usb_find(tc, path, sizeof(path));
 	snprintf(attr, sizeof(attr), "/sys/class/tty/%s/device/latency_timer",
 		 strrchr(path, '/') + 1);
-	if (!read_attr(attr, before, sizeof(before)))
+	if (!tp_attr_read(attr, before, sizeof(before)))
 		atf_tc_skip("no %s: the chip has no latency timer", attr);
 	int u = tp_uart_open(path, 0);
 	tp_uart_gserial(u, &ss);
@@ -248,10 +228,10 @@ TP_CASE_ROOT(usb_low_latency_flag, TP_LINUX,
 	int set = ioctl(u, TIOCSSERIAL, &ss) == 0 ? 0 : errno;
 	memset(&got, 0, sizeof(got));
 	tp_uart_gserial(u, &got);
-	read_attr(attr, low, sizeof(low));
+	tp_attr_read(attr, low, sizeof(low));
 	ss.flags = old & ~ASYNC_LOW_LATENCY;
 	int back = ioctl(u, TIOCSSERIAL, &ss) == 0 ? 0 : errno;
-	read_attr(attr, after, sizeof(after));
+	tp_attr_read(attr, after, sizeof(after));
 	ss.flags = old;
 	ioctl(u, TIOCSSERIAL, &ss);
 	ATF_REQUIRE_MSG(set == 0 && back == 0, "TIOCSSERIAL: %s", strerror(set ? set : back));

@@ -4,34 +4,11 @@
  * console drivers in /sys/class/vtconsole (name, and which one the VTs are
  * bound to) and the foreground VT in /sys/class/tty/tty0/active.
  * Exclusive: a case switches the foreground VT, one per machine. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tp_vt.h"
-
-/* Read a small sysfs file into buf (trailing newline cut); false when it
- * is not there. */
-static bool
-read_attr(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return false;
-		atf_tc_fail("open %s: %s", path, strerror(errno));
-	}
-	ssize_t n = read(fd, buf, len - 1);
-	int e = errno;
-	close(fd);
-	if (n < 0)
-		atf_tc_fail("read %s: %s", path, strerror(e));
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return true;
-}
 
 TP_CASE_ROOT(vtconsole_lists_the_bound_driver, TP_LINUX,
 	"/sys/class/vtconsole has a vtconN for each console driver, numbered "
@@ -45,13 +22,13 @@ TP_CASE_ROOT(vtconsole_lists_the_bound_driver, TP_LINUX,
 	tp_vt_require(tc);
 	for (;; n++) {
 		snprintf(path, sizeof path, "/sys/class/vtconsole/vtcon%d/name", n);
-		if (!read_attr(path, name, sizeof name))
+		if (!tp_attr_read(path, name, sizeof name))
 			break;
 		if (strncmp(name, "(S) ", 4) && strncmp(name, "(M) ", 4))
 			atf_tc_fail("vtcon%d's name \"%s\" starts with neither (S) nor (M)",
 				    n, tp_esc(name, strlen(name)));
 		snprintf(path, sizeof path, "/sys/class/vtconsole/vtcon%d/bind", n);
-		if (!read_attr(path, bind, sizeof bind))
+		if (!tp_attr_read(path, bind, sizeof bind))
 			atf_tc_fail("vtcon%d has a name and no bind attribute", n);
 		if (strcmp(bind, "0") && strcmp(bind, "1"))
 			atf_tc_fail("vtcon%d's bind is \"%s\", want 0 or 1", n,
@@ -77,7 +54,7 @@ wait_active_attr(int num, const char *what)
 	int step = 0;
 	tp_waiting_for(what);
 	for (;;) {
-		if (!read_attr("/sys/class/tty/tty0/active", got, sizeof got))
+		if (!tp_attr_read("/sys/class/tty/tty0/active", got, sizeof got))
 			atf_tc_fail("no /sys/class/tty/tty0/active");
 		if (!strcmp(got, want))
 			break;
