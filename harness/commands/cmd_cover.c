@@ -169,11 +169,8 @@ static int lookup(const struct cover_map *m, const char *where, const char *map,
 		nlines = 1;
 		if (!lines && f && !cover_has_counter(m, file, line)) {
 			/* No counter of its own: who reaches its counted neighbours. */
-			int before = 0, after = 0;
-			for (int l = line - 1; l >= f->first && !before; l--)
-				before = cover_has_counter(m, file, l) ? l : 0;
-			for (int l = line + 1; l <= f->last && !after; l++)
-				after = cover_has_counter(m, file, l) ? l : 0;
+			int before, after;
+			cover_counted_neighbours(m, file, line, &before, &after);
 			if (before)
 				lines += mark(m, file, before, before, mine, &boot);
 			if (after)

@@ -455,25 +455,35 @@ static size_t add_around(const struct cover_map *m, const char *file, int line, 
 	return added;
 }
 
+void cover_counted_neighbours(const struct cover_map *m, const char *file, int line,
+			      int *before, int *after)
+{
+	*before = *after = 0;
+	const struct cover_fn *f = cover_fn_at(m, file, line);
+	if (!f)
+		return;
+	for (int l = line - 1; l >= f->first && !*before; l--)
+		if (cover_find(m, file, l) || is_unrun(m, file, l))
+			*before = l;
+	for (int l = line + 1; l <= f->last && !*after; l++)
+		if (cover_find(m, file, l) || is_unrun(m, file, l))
+			*after = l;
+}
+
 size_t cover_programs_around(const struct cover_map *m, const char *file, int line,
 			     char *out, size_t outlen)
 {
 	if (outlen)
 		out[0] = '\0';
-	const struct cover_fn *f = cover_fn_at(m, file, line);
-	if (!f || !outlen)
+	if (!outlen)
 		return 0;
+	int before, after;
+	cover_counted_neighbours(m, file, line, &before, &after);
 	size_t used = 0, n = 0;
-	for (int l = line - 1; l >= f->first; l--)
-		if (cover_find(m, file, l) || is_unrun(m, file, l)) {
-			n += add_around(m, file, l, out, outlen, &used);
-			break;
-		}
-	for (int l = line + 1; l <= f->last; l++)
-		if (cover_find(m, file, l) || is_unrun(m, file, l)) {
-			n += add_around(m, file, l, out, outlen, &used);
-			break;
-		}
+	if (before)
+		n += add_around(m, file, before, out, outlen, &used);
+	if (after)
+		n += add_around(m, file, after, out, outlen, &used);
 	return n;
 }
 

@@ -102,6 +102,12 @@ size_t cover_programs(const struct cover_map *m, const char *file, int line,
  * version 1 or 2 map, which cannot tell. */
 bool cover_has_counter(const struct cover_map *m, const char *file, int line);
 
+/* The nearest counted lines (executed or "unrun") before and after line
+ * in its function, 0 for none (and both 0 outside a function the map
+ * knows). */
+void cover_counted_neighbours(const struct cover_map *m, const char *file, int line,
+			      int *before, int *after);
+
 /* For a line without a counter (cover_has_counter false): the programs of
  * the nearest counted lines before and after it in its function, as
  * cover_programs gives them; 0 when both are unexecuted or it is in no
