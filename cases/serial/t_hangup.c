@@ -116,6 +116,27 @@ blocking_open(void *arg)
 	return 0;
 }
 
+/* blocking_open, and then the descriptor must work: a hung-up one fails
+ * ioctls and writes with EIO. */
+static int
+blocking_open_then_use(void *arg)
+{
+	(void)arg;
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
+	sigaction(SIGUSR1, &sa, NULL);
+	int fd = open(open_path, O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		return tp_child_fail("blocking open of %s: %s", open_path, strerror(errno));
+	int lines;
+	if (ioctl(fd, TIOCMGET, &lines) != 0)
+		return tp_child_fail("TIOCMGET on the descriptor the open returned: %s",
+				     strerror(errno));
+	if (write(fd, "x", 1) != 1)
+		return tp_child_fail("a write on the descriptor the open returned: %s",
+				     strerror(errno));
+	return 0;
+}
+
 /* A with carrier down: loop mode, OUT2 (-> DCD) clear, CLOCAL as given. */
 static int
 carrier_down(const atf_tc_t *tc, bool clocal, struct tp_serial_pair *p)
@@ -154,6 +175,34 @@ TP_CASE(modem_open_waits_for_carrier, TP_POSIX,
 			kill(c.pid, SIGUSR1);
 	}
 	tp_child_join(&c, TP_WAIT_MS, "the open to succeed with carrier up");
+}
+
+TP_CASE_ROOT(hangup_restarts_a_waiting_open, TP_LINUX,
+	"A hangup of A (TIOCVHANGUP) while an open of A waits for carrier "
+	"does not fail that open: the open starts over, and once it has "
+	"carrier it returns a descriptor that works (TIOCMGET and a write "
+	"succeed on it, which fail with EIO on a hung-up one)")
+{
+	struct tp_serial_pair p;
+	struct tp_child c;
+
+	int a = carrier_down(tc, false, &p);
+	open_path = p.a;
+	tp_child_start(&c, blocking_open_then_use, NULL);
+	tp_wait_blocked(c.pid, SYS_openat, "open asleep waiting for carrier");
+	ATF_REQUIRE_MSG(ioctl(a, TIOCVHANGUP) == 0, "TIOCVHANGUP: %s", strerror(errno));
+	/* A is hung up; a new non-blocking open (CLOCAL) gives carrier. */
+	int ctl = tp_uart_open(p.a, O_NONBLOCK);
+	tp_uart_loop(ctl, true);
+	tp_uart_mbis(ctl, TIOCM_OUT2);
+	if (!tp_has_exited(c.pid)) {
+		/* A restarted open asleep again is woken by no DCD change in
+		 * loop mode: let a signal restart it. */
+		tp_poll1(c.report_fd, POLLIN, TP_QUIET_WINDOW_MS);
+		if (!tp_has_exited(c.pid))
+			kill(c.pid, SIGUSR1);
+	}
+	tp_child_join(&c, TP_WAIT_MS, "the open started before the hangup to succeed");
 }
 
 TP_CASE(clocal_open_does_not_wait, TP_POSIX,
@@ -283,6 +332,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, not_last_close_keeps_dtr);
 	ATF_TP_ADD_TC(tp, b0_drops_dtr_and_speed_raises_it);
 	ATF_TP_ADD_TC(tp, modem_open_waits_for_carrier);
+	ATF_TP_ADD_TC(tp, hangup_restarts_a_waiting_open);
 	ATF_TP_ADD_TC(tp, clocal_open_does_not_wait);
 	ATF_TP_ADD_TC(tp, carrier_drop_hangs_up_reader);
 	ATF_TP_ADD_TC(tp, session_leader_exit_hangs_up);

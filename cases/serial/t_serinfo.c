@@ -318,6 +318,50 @@ TP_CASE_ROOT(sserial_type_change_busy_ebusy, TP_LINUX,
 	tp_serial_put_back();
 }
 
+TP_CASE_ROOT(sserial_port_onto_busy_ports_ebusy, TP_LINUX,
+	     "TIOCSSERIAL (root) moving a port to I/O ports another UART "
+	     "holds (B's) fails with EBUSY and the port keeps its address and "
+	     "type: TIOCGSERIAL reads the same fields, and opened again the "
+	     "port carries data both ways")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, sb, req, s1;
+
+	qemu_pair(tc, &p, "B's I/O ports must be held by the 8250 driver");
+	int b = tp_uart_open(p.b, 0);
+	tp_uart_gserial(b, &sb);
+	int a = tp_uart_open(p.a, 0);
+	tp_serial_save(a, &s0);
+	ATF_REQUIRE_MSG(s0.io_type == SERIAL_IO_PORT && sb.io_type == SERIAL_IO_PORT &&
+				s0.port != sb.port,
+			"A and B must be two UARTs in I/O space: A io_type %d port "
+			"%#x, B io_type %d port %#x", s0.io_type, s0.port, sb.io_type,
+			sb.port);
+	req = s0;
+	req.port = sb.port;
+	req.port_high = sb.port_high;
+	struct serial_struct r = req;
+	errno = 0;
+	int rc = ioctl(a, TIOCSSERIAL, &r);
+	if (rc != 0 && errno == EPERM && locked_down())
+		atf_tc_skip("kernel lockdown refuses a port change with EPERM");
+	ATF_CHECK_MSG(rc == -1 && errno == EBUSY, "TIOCSSERIAL moving A to "
+		      "B's port %#x: %s, expected EBUSY", sb.port,
+		      rc == 0 ? "success" : strerror(errno));
+	tp_uart_gserial(a, &s1);
+	check_same(&s0, &s1, "after the refused move");
+	if (rc == 0)
+		tp_serial_put_back();
+	/* The attempt shut the port down for its sole user; a new open sets
+	 * it up again at its old address. */
+	tp_uart_close_as_is(a);
+	a = tp_uart_open(p.a, 0);
+	tp_serial_put_back_fd(a);
+	tp_uart_gserial(a, &s1);
+	check_same(&s0, &s1, "opened again after the refused move");
+	carries_data_both_ways(a, b);
+}
+
 /* Values exact in jiffies at HZ 100, 250, 300 and 1000: 250 ms, 15 s. */
 #define CLOSE_DELAY_CS 25
 #define CLOSING_WAIT_CS 1500
@@ -490,6 +534,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, sserial_bad_irq_einval);
 	ATF_TP_ADD_TC(tp, sserial_low_baud_base_einval);
 	ATF_TP_ADD_TC(tp, sserial_type_change_busy_ebusy);
+	ATF_TP_ADD_TC(tp, sserial_port_onto_busy_ports_ebusy);
 	ATF_TP_ADD_TC(tp, sserial_close_times_round_trip);
 	ATF_TP_ADD_TC(tp, sserial_unprivileged_privileged_field_eperm);
 	ATF_TP_ADD_TC(tp, sserial_unprivileged_usr_flags_change);

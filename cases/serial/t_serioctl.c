@@ -3,10 +3,13 @@
  * transmitter-empty bit (TIOCSERGETLSR) and the RS-485 and ISO 7816 modes,
  * which a port without them must refuse rather than pretend to take; and a
  * change of the port's line discipline, which the serial core passes on to
- * the driver (uart_set_ldisc) and which must leave the port as it was. */
+ * the driver (uart_set_ldisc) and which must leave the port as it was; and
+ * the serial ioctls' own copies to and from user memory, which must fail
+ * with EFAULT on an address the caller cannot use. */
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tp_serial.h"
@@ -143,11 +146,55 @@ TP_CASE(ldisc_change_keeps_the_port, TP_LINUX,
 	ATF_CHECK_MSG(!memcmp(got, "ba", 2), "A read %s", tp_esc(got, 2));
 }
 
+/* The serial ioctls that copy to (get) or from (set) the caller. */
+static const struct {
+	unsigned long req;
+	const char *name;
+} copying[] = {
+	{TIOCGICOUNT, "TIOCGICOUNT"},	{TIOCGSERIAL, "TIOCGSERIAL"},
+	{TIOCMGET, "TIOCMGET"},		{TIOCSERGETLSR, "TIOCSERGETLSR"},
+	{TIOCSSERIAL, "TIOCSSERIAL"},	{TIOCMSET, "TIOCMSET"},
+	{TIOCMBIS, "TIOCMBIS"},		{TIOCMBIC, "TIOCMBIC"},
+};
+
+TP_CASE(bad_addresses_fail_efault, TP_LINUX,
+	"TIOCGICOUNT, TIOCGSERIAL, TIOCMGET and TIOCSERGETLSR into, and "
+	"TIOCSSERIAL, TIOCMSET, TIOCMBIS and TIOCMBIC from, an address in a "
+	"PROT_NONE page fail with EFAULT on a UART, and the failed setters "
+	"change nothing: TIOCGSERIAL and TIOCMGET read as before")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, s1;
+	long page = sysconf(_SC_PAGESIZE);
+	void *bad = mmap(NULL, (size_t)page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+
+	ATF_REQUIRE_MSG(bad != MAP_FAILED, "mmap: %s", strerror(errno));
+	tp_serial_find(tc, &p);
+	int a = tp_uart_open(p.a, 0);
+	tp_uart_gserial(a, &s0);
+	int lines0 = tp_uart_mget(a);
+	for (size_t i = 0; i < sizeof(copying) / sizeof(copying[0]); i++) {
+		errno = 0;
+		int r = ioctl(a, copying[i].req, bad);
+		ATF_CHECK_MSG(r == -1 && errno == EFAULT, "%s with a PROT_NONE "
+			      "address: %d (%s), want EFAULT", copying[i].name, r,
+			      r < 0 ? strerror(errno) : "success");
+	}
+	tp_uart_gserial(a, &s1);
+	ATF_CHECK_MSG(memcmp(&s0, &s1, sizeof(s0)) == 0,
+		      "TIOCGSERIAL reads differently after the failed setters");
+	ATF_CHECK_MSG(tp_uart_mget(a) == lines0, "TIOCMGET reads %s, was %s",
+		      tp_tiocm_str(tp_uart_mget(a)), tp_tiocm_str(lines0));
+	munmap(bad, (size_t)page);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, getlsr_temt_when_sent_or_held);
 	ATF_TP_ADD_TC(tp, rs485_absent_enotty);
 	ATF_TP_ADD_TC(tp, iso7816_absent_enotty);
 	ATF_TP_ADD_TC(tp, ldisc_change_keeps_the_port);
+	ATF_TP_ADD_TC(tp, bad_addresses_fail_efault);
 	return atf_no_error();
 }

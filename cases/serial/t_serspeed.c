@@ -2,8 +2,10 @@
 /* t_serspeed.c: how TIOCSSERIAL changes the speeds a port takes: its
  * baud_base (the UART clock / 16) caps the rate, and the old spd_hi /
  * spd_vhi flags make a request for 38400 baud mean 57600 / 115200
- * (uart_get_baud_rate's "kludge"); the 8250 driver writes the rate it set
- * back into termios, which is what tcgetattr shows. */
+ * (uart_get_baud_rate's "kludge"), spd_shi / spd_warp 230400 / 460800 on a
+ * port whose clock allows them; a rate beyond the clock gives the fastest
+ * the clock makes.  The 8250 driver writes the rate it set back into
+ * termios, which is what tcgetattr shows. */
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -70,10 +72,11 @@ TP_CASE_ROOT(baud_base_caps_speed, TP_LINUX,
 			 (unsigned)speed_now(fd));
 }
 
-/* With flag set at B38400: what the port runs at, and that asking for
- * B38400 again gives the same; with the flag cleared B38400 is 38400. */
+/* With flag set at B38400 (and baud_base, when not 0, set first): what the
+ * port runs at, and that asking for B38400 again gives the same; with the
+ * flag cleared B38400 is 38400. */
 static void
-spd_flag(const atf_tc_t *tc, int flag, speed_t means, const char *name)
+spd_flag(const atf_tc_t *tc, int baud_base, int flag, speed_t means, const char *name)
 {
 	struct tp_serial_pair p;
 	struct serial_struct s0, req;
@@ -85,6 +88,13 @@ spd_flag(const atf_tc_t *tc, int flag, speed_t means, const char *name)
 			   "already set: %#x", s0.flags);
 	ATF_REQUIRE_EQ(ask_speed(fd, B38400), B38400);
 	req = s0;
+	if (baud_base) {
+		req.baud_base = baud_base;
+		sserial(fd, &req, "baud_base");
+		ATF_REQUIRE_EQ_MSG(speed_now(fd), B38400, "a new baud_base %d "
+				   "changed the speed to %#o", baud_base,
+				   (unsigned)speed_now(fd));
+	}
 	req.flags = (s0.flags & ~ASYNC_SPD_MASK) | flag;
 	sserial(fd, &req, name);
 	ATF_CHECK_EQ_MSG(speed_now(fd), means, "after setting %s at B38400 "
@@ -106,7 +116,7 @@ TP_CASE_ROOT(spd_hi_38400_means_57600, TP_LINUX,
 	     "flag is set at B38400 and for a later B38400; without the flag "
 	     "B38400 is 38400 again")
 {
-	spd_flag(tc, ASYNC_SPD_HI, B57600, "ASYNC_SPD_HI");
+	spd_flag(tc, 0, ASYNC_SPD_HI, B57600, "ASYNC_SPD_HI");
 }
 
 TP_CASE_ROOT(spd_vhi_38400_means_115200, TP_LINUX,
@@ -114,7 +124,36 @@ TP_CASE_ROOT(spd_vhi_38400_means_115200, TP_LINUX,
 	     "baud runs at 115200 and tcgetattr reads B115200; without the "
 	     "flag B38400 is 38400 again")
 {
-	spd_flag(tc, ASYNC_SPD_VHI, B115200, "ASYNC_SPD_VHI");
+	spd_flag(tc, 0, ASYNC_SPD_VHI, B115200, "ASYNC_SPD_VHI");
+}
+
+/* The clock of a faster UART (4 x QEMU's 1.8432 MHz): 460800 baud at most. */
+#define FAST_BAUD_BASE 460800
+
+TP_CASE_ROOT(spd_shi_38400_means_230400, TP_LINUX,
+	     "With ASYNC_SPD_SHI (setserial spd_shi) on a port whose baud_base "
+	     "is 460800, a port asked for 38400 baud runs at 230400 and "
+	     "tcgetattr reads B230400; without the flag B38400 is 38400 again")
+{
+	spd_flag(tc, FAST_BAUD_BASE, ASYNC_SPD_SHI, B230400, "ASYNC_SPD_SHI");
+}
+
+TP_CASE_ROOT(spd_warp_38400_means_460800, TP_LINUX,
+	     "With ASYNC_SPD_WARP (setserial spd_warp) on a port whose "
+	     "baud_base is 460800, a port asked for 38400 baud runs at 460800 "
+	     "and tcgetattr reads B460800; without the flag B38400 is 38400 "
+	     "again")
+{
+	spd_flag(tc, FAST_BAUD_BASE, ASYNC_SPD_WARP, B460800, "ASYNC_SPD_WARP");
+}
+
+TP_CASE_ROOT(spd_flag_beyond_the_clock_gives_its_fastest, TP_LINUX,
+	     "A speed flag whose rate the port's clock cannot make (spd_warp, "
+	     "460800, with baud_base 115200) is not refused: the port runs at "
+	     "the fastest rate its clock makes, B115200, both when the flag is "
+	     "set at B38400 and for a later B38400")
+{
+	spd_flag(tc, 0, ASYNC_SPD_WARP, B115200, "ASYNC_SPD_WARP at baud_base 115200");
 }
 
 ATF_TP_ADD_TCS(tp)
@@ -122,5 +161,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, baud_base_caps_speed);
 	ATF_TP_ADD_TC(tp, spd_hi_38400_means_57600);
 	ATF_TP_ADD_TC(tp, spd_vhi_38400_means_115200);
+	ATF_TP_ADD_TC(tp, spd_shi_38400_means_230400);
+	ATF_TP_ADD_TC(tp, spd_warp_38400_means_460800);
+	ATF_TP_ADD_TC(tp, spd_flag_beyond_the_clock_gives_its_fastest);
 	return atf_no_error();
 }
