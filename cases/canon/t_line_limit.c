@@ -92,11 +92,65 @@ TP_CASE(short_read_keeps_rest_of_line, TP_POSIX,
 	tp_pty_close(&p);
 }
 
+/* A line of len bytes (a pattern, then NL) written to the master, seen
+ * whole by FIONREAD on the slave. */
+static void
+queue_line(struct tp_pty *p, char *line, size_t len, unsigned seed, const char *what)
+{
+	tp_pattern(line, len - 1, seed);
+	for (size_t i = 0; i < len - 1; i++)
+		if (line[i] == '\n' || (unsigned char)line[i] < ' ' ||
+		    (unsigned char)line[i] >= 0x7f)
+			line[i] = (char)('a' + i % 26); /* no control characters */
+	line[len - 1] = '\n';
+	tp_write_all(p->master, line, len, what);
+	tp_wait_fionread(p->slave, (int)len, TP_WAIT_MS, what);
+}
+
+/* One read of want bytes (at most len asked), which must equal line. */
+static void
+read_part(int fd, const char *line, size_t want, size_t len, const char *what)
+{
+	static char got[CANON_LINE_MAX];
+	ssize_t n = read(fd, got, len);
+	ATF_REQUIRE_MSG(n == (ssize_t)want, "%s: read returned %zd (%s), want %zu bytes",
+			what, n, n < 0 ? strerror(errno) : "short", want);
+	for (size_t i = 0; i < want; i++)
+		if (got[i] != line[i])
+			atf_tc_fail("%s: byte %zu is 0x%02x, want 0x%02x", what, i,
+				    (unsigned char)got[i], (unsigned char)line[i]);
+}
+
+TP_CASE(line_across_the_ring_end_is_intact, TP_LINUX,
+	"A canonical line stored across the end of n_tty's 4096-byte read "
+	"buffer comes back whole and in order: after a 3001-byte line is "
+	"read, a 2001-byte line (bytes 3001-5001 of the stream) is one read "
+	"of 2001 bytes; then a 3501-byte line read as 3300 bytes and 201 "
+	"bytes, its first part itself across the end")
+{
+	static char line1[3001], line2[2001], line3[3501];
+	struct tp_pty p;
+
+	tp_canon_open(&p, 0, ECHO);
+	queue_line(&p, line1, sizeof(line1), 7, "a 3001-byte line");
+	read_part(p.slave, line1, sizeof(line1), CANON_LINE_MAX, "the 3001-byte line");
+	queue_line(&p, line2, sizeof(line2), 11, "a 2001-byte line across the end");
+	read_part(p.slave, line2, sizeof(line2), CANON_LINE_MAX,
+		  "the 2001-byte line across the end");
+	queue_line(&p, line3, sizeof(line3), 13, "a 3501-byte line across the end");
+	read_part(p.slave, line3, 3300, 3300, "the first 3300 bytes of the 3501-byte line");
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), 201, "FIONREAD after 3300 of 3501 bytes");
+	read_part(p.slave, line3 + 3300, 201, CANON_LINE_MAX,
+		  "the last 201 bytes of the 3501-byte line");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, line_limit_4096);
 	ATF_TP_ADD_TC(tp, line_of_65_in_one_read);
 	ATF_TP_ADD_TC(tp, one_line_per_read);
 	ATF_TP_ADD_TC(tp, short_read_keeps_rest_of_line);
+	ATF_TP_ADD_TC(tp, line_across_the_ring_end_is_intact);
 	return atf_no_error();
 }

@@ -190,6 +190,27 @@ TP_CASE(echo_cr_with_icrnl_echoes_newline, TP_POSIX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(noncanon_translated_cr_and_nl_echo_as_stored, TP_LINUX,
+	"Non-canonical with ECHO|ECHOCTL and OPOST|ONLCR, input translation "
+	"still applies and the echo shows what is stored: under ICRNL a CR is "
+	"read as NL and echoes as a newline (CR NL); under INLCR a NL is read "
+	"as CR and echoes as ^M; under IGNCR a CR is dropped and echoes "
+	"nothing")
+{
+	struct tp_pty p;
+
+	tp_echo_open(&p, ICRNL, OPOST | ONLCR, ECHO | ECHOCTL);
+	TP_ECHO(p.master, "a\rz", "a\r\nz", "echo of a CR z with ICRNL");
+	TP_EXPECT_BYTES(p.slave, "a\nz", "a CR z read with ICRNL");
+	tp_iflag(p.slave, INLCR, ICRNL);
+	TP_ECHO(p.master, "b\nz", "b^Mz", "echo of b NL z with INLCR");
+	TP_EXPECT_BYTES(p.slave, "b\rz", "b NL z read with INLCR");
+	tp_iflag(p.slave, IGNCR, INLCR);
+	TP_ECHO(p.master, "c\rz", "cz", "echo of c CR z with IGNCR");
+	TP_EXPECT_BYTES(p.slave, "cz", "c CR z read with IGNCR");
+	tp_pty_close(&p);
+}
+
 TP_CASE(echoctl_pair_takes_two_columns, TP_LINUX,
 	"An echoed ^X takes two output columns: with OPOST|TAB3 (XTABS) a TAB "
 	"echoed after it expands to the next multiple of 8 counted with both "
@@ -217,5 +238,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, echo_lnext_echoes_caret_backspace);
 	ATF_TP_ADD_TC(tp, echo_cr_with_icrnl_echoes_newline);
 	ATF_TP_ADD_TC(tp, echoctl_pair_takes_two_columns);
+	ATF_TP_ADD_TC(tp, noncanon_translated_cr_and_nl_echo_as_stored);
 	return atf_no_error();
 }
