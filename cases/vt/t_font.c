@@ -199,6 +199,45 @@ TP_CASE_ROOT(scrnmap_old_and_unicode_agree, TP_LINUX,
 			    "to 0xF061, want 'a'", got['a']);
 }
 
+TP_CASE_ROOT(scrnmap_entry_of_u0000_is_a_control, TP_LINUX,
+	"A byte that the user screen map (G0 after ESC ( K) maps to U+0000 is "
+	"handled as the control character of its byte, never drawn: \"aQb\" "
+	"with Q mapped to U+0000 shows \"ab\" with the cursor at column 2 (Q "
+	"is no control: it does nothing), and in display-control mode (ESC [ "
+	"11 m, which draws TAB as a glyph) a TAB mapped to U+0000 still moves "
+	"to the next tab stop: \"a TAB b\" puts b at column 8")
+{
+	struct tp_vt vt;
+	static unsigned short umap[E_TABSZ];
+
+	open_vt(tc, &vt);
+	TP_VT_IOCTL(vt.fd, GIO_UNISCRNMAP, saved.scrnmap_old, "GIO_UNISCRNMAP");
+	saved.scrnmap = true;
+	for (int i = 0; i < E_TABSZ; i++)
+		umap[i] = (unsigned short)(0xf000 | i); /* straight to the font */
+	umap['Q'] = 0x0000;
+	umap['\t'] = 0x0000;
+	TP_VT_IOCTL(vt.fd, PIO_UNISCRNMAP, umap, "PIO_UNISCRNMAP");
+
+	struct tp_screen s;
+	tp_vt_write(&vt, "\033%@\033(KaQb", "aQb in the user map");
+	tp_vt_wait_cursor(&vt, 2, 0, &s, "the cursor after a and b alone");
+	if (s.ch[0][0] != 'a' || s.ch[0][1] != 'b')
+		atf_tc_fail("\"aQb\" with Q mapped to U+0000 drawn as 0x%02x 0x%02x, "
+			    "want 'a' 'b'", s.ch[0][0], s.ch[0][1]);
+	tp_vt_expect_blank(&s, 0, 2, "row 0 after \"ab\"");
+
+	/* ESC [ 11 m selects the IBM PC map too: ESC ( K takes the user map
+	 * back while display-control mode stays. */
+	tp_vt_write(&vt, "\r\n\033[11m\033(Ka\tb\033[10m\033(B",
+		    "a TAB b in display-control mode");
+	tp_vt_wait_cursor(&vt, 9, 1, &s, "the cursor after a, the tab stop and b");
+	if (s.ch[1][0] != 'a' || s.ch[1][8] != 'b')
+		atf_tc_fail("\"a TAB b\" with TAB mapped to U+0000 shows 0x%02x at "
+			    "column 0 and 0x%02x at column 8, want 'a' 'b'",
+			    s.ch[1][0], s.ch[1][8]);
+}
+
 /* ---------------------------------------------------------------- Unicode map */
 
 /* GIO_UNIMAP of the VT into pairs (UNIMAP_MAX), its count in *ct. */
@@ -288,6 +327,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, font_get_and_set_back);
 	ATF_TP_ADD_TC(tp, hifontmask_of_a_256_glyph_font);
 	ATF_TP_ADD_TC(tp, scrnmap_old_and_unicode_agree);
+	ATF_TP_ADD_TC(tp, scrnmap_entry_of_u0000_is_a_control);
 	ATF_TP_ADD_TC(tp, unimap_clear_set_and_read_back);
 	ATF_TP_ADD_TC(tp, cmap_set_and_read_back);
 	return atf_no_error();
