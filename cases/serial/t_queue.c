@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <poll.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -38,6 +39,58 @@ TP_CASE(tcdrain_waits_for_transmitter, TP_POSIX,
 	tp_serial_start_output(b);
 	tp_child_join(&c, TP_WAIT_MS, "tcdrain to return after VSTART");
 	ATF_CHECK_EQ_MSG(tp_uart_outq(a), 0, "TIOCOUTQ %d after tcdrain", tp_uart_outq(a));
+	tp_uart_read_exact(b, in, sizeof(in), TP_WAIT_MS, "the 10 bytes on B");
+	ATF_CHECK_MSG(memcmp(in, "0123456789", 10) == 0, "B read \"%s\"",
+		      tp_esc(in, sizeof(in)));
+}
+
+static void on_usr1(int sig) { (void)sig; }
+
+/* tcsetattr(TCSADRAIN) of VMIN 5 on the descriptor; SIGUSR1 (no
+ * SA_RESTART) must interrupt it with EINTR. */
+static int
+drain_setattr_child(void *arg)
+{
+	int fd = *(int *)arg;
+	struct sigaction sa = {.sa_handler = on_usr1};
+	struct termios t;
+	sigaction(SIGUSR1, &sa, NULL);
+	if (tcgetattr(fd, &t) != 0)
+		return tp_child_fail("tcgetattr: %s", strerror(errno));
+	t.c_cc[VMIN] = 5;
+	errno = 0;
+	int r = tcsetattr(fd, TCSADRAIN, &t);
+	if (r != -1 || errno != EINTR)
+		return tp_child_fail("tcsetattr(TCSADRAIN) interrupted by a signal "
+				     "returned %d (%s), want EINTR", r,
+				     r ? strerror(errno) : "success");
+	return 0;
+}
+
+TP_CASE(tcsadrain_interrupted_fails_eintr_changes_nothing, TP_POSIX,
+	"With A's output held (VSTOP) and 10 bytes queued, tcsetattr(A, "
+	"TCSADRAIN) sleeps; a signal without SA_RESTART ends it with EINTR, "
+	"and nothing changed: VMIN still reads 1, the 10 bytes are still "
+	"queued, and after VSTART B gets all 10")
+{
+	int a, b;
+	struct tp_child c;
+	struct termios t;
+	char in[10];
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	tp_serial_stop_output(a, b);
+	tp_write_str(a, "0123456789", "10 bytes on stopped A");
+	tp_child_start(&c, drain_setattr_child, &a);
+	tp_wait_blocked(c.pid, SYS_ioctl, "TCSADRAIN asleep on held output");
+	kill(c.pid, SIGUSR1);
+	tp_child_join(&c, TP_WAIT_MS, "TCSADRAIN to fail with EINTR");
+	tp_tc_get(a, &t);
+	ATF_CHECK_EQ_MSG(t.c_cc[VMIN], 1, "VMIN reads %d after the interrupted "
+			 "TCSADRAIN, want the 1 it was", t.c_cc[VMIN]);
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), 10, "TIOCOUTQ %d after the interrupted "
+			 "TCSADRAIN, want 10", tp_uart_outq(a));
+	tp_serial_start_output(b);
 	tp_uart_read_exact(b, in, sizeof(in), TP_WAIT_MS, "the 10 bytes on B");
 	ATF_CHECK_MSG(memcmp(in, "0123456789", 10) == 0, "B read \"%s\"",
 		      tp_esc(in, sizeof(in)));
@@ -231,6 +284,7 @@ TP_CASE(poll_pollin_follows_data, TP_POSIX,
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, tcdrain_waits_for_transmitter);
+	ATF_TP_ADD_TC(tp, tcsadrain_interrupted_fails_eintr_changes_nothing);
 	ATF_TP_ADD_TC(tp, tcdrain_returns_once_sent);
 	ATF_TP_ADD_TC(tp, tcdrain_returns_once_sent_crtscts);
 	ATF_TP_ADD_TC(tp, tcflush_input_discards_received);
