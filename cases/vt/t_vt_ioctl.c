@@ -247,6 +247,37 @@ TP_CASE(vt_ioctls_on_a_pty_are_enotty, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+#ifndef N_NULL
+#define N_NULL 27 /* include/uapi/linux/tty.h; glibc has no header for it */
+#endif
+
+TP_CASE_ROOT(only_n_tty_on_a_vt, TP_LINUX,
+	"A VT takes no line discipline but N_TTY: TIOCSETD of N_NULL, which "
+	"a pty slave takes, fails with EINVAL on a VT; TIOCGETD still reads "
+	"0, TIOCSETD N_TTY succeeds, and text written to the VT is drawn")
+{
+	struct tp_vt vt;
+	struct tp_pty p;
+	struct tp_screen s;
+	int ld = N_NULL;
+
+	tp_pty_open(&p, TP_RAW);
+	if (ioctl(p.slave, TIOCSETD, &ld) != 0)
+		atf_tc_skip("no N_NULL to refuse: TIOCSETD N_NULL on a pty slave "
+			    "failed too (%s)", strerror(errno));
+	tp_pty_close(&p);
+	tp_vt_open(tc, &vt);
+	ld = N_NULL;
+	TP_VT_EXPECT_ERRNO(ioctl(vt.fd, TIOCSETD, &ld), EINVAL, "TIOCSETD N_NULL on a VT");
+	ld = -1;
+	TP_VT_IOCTL(vt.fd, TIOCGETD, &ld, "TIOCGETD");
+	ATF_CHECK_EQ_MSG(ld, N_TTY, "TIOCGETD reads %d after the refused N_NULL", ld);
+	ld = N_TTY;
+	TP_VT_IOCTL(vt.fd, TIOCSETD, &ld, "TIOCSETD N_TTY");
+	tp_vt_write(&vt, "ok", "text after the refused discipline");
+	tp_vt_wait_text(&vt, 0, 0, "ok", &s, "ok drawn");
+}
+
 /* The case's VT, to restart its output at exit if a check failed while
  * it was stopped (a later case gets the VT). */
 static int flow_fd = -1;
@@ -299,5 +330,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, tioclinux_queries);
 	ATF_TP_ADD_TC(tp, bad_vt_numbers_and_modes);
 	ATF_TP_ADD_TC(tp, vt_ioctls_on_a_pty_are_enotty);
+	ATF_TP_ADD_TC(tp, only_n_tty_on_a_vt);
 	return atf_no_error();
 }
