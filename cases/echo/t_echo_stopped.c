@@ -115,6 +115,50 @@ TP_CASE(clearing_ixon_restarts_output_stopped_by_vstop, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+/* More input than n_tty's 4096-byte echo buffer holds. */
+#define FLOOD 6000
+#define FLOOD_CHUNK 1000
+#define ECHO_BUF 4096
+
+TP_CASE(echo_held_past_its_buffer_keeps_the_newest, TP_LINUX,
+	"With output stopped by VSTOP, 6000 bytes of non-canonical input all "
+	"reach the reader in order while their echo is held; n_tty holds at "
+	"most its 4096-byte echo buffer and drops the oldest echoes, so after "
+	"VSTART the master reads the echo of the newest input only (a suffix "
+	"of the input, shorter than it and at most 4096 bytes), then the echo "
+	"of later input")
+{
+	struct tp_pty p;
+	static char in[FLOOD], got[FLOOD], want[ECHO_BUF + 1], echo[ECHO_BUF + 1];
+
+	tp_echo_open(&p, IXON, 0, ECHO);
+	tp_pattern(in, sizeof(in), 31);
+	for (size_t i = 0; i < sizeof(in); i++)
+		in[i] = (char)('a' + (unsigned char)in[i] % 25); /* a-y: no Z */
+	tp_write_str(p.master, "\023", "^S");
+	for (size_t off = 0; off < sizeof(in); off += FLOOD_CHUNK) {
+		tp_write_all(p.master, in + off, FLOOD_CHUNK, "1000 bytes of input "
+			     "while output is stopped");
+		tp_read_exact(p.slave, got + off, FLOOD_CHUNK, FLOOD_CHUNK,
+			      "those 1000 bytes on the slave");
+	}
+	ATF_CHECK_MSG(memcmp(got, in, sizeof(in)) == 0, "the slave read the "
+		      "input out of order or changed");
+	memcpy(want, in + sizeof(in) - ECHO_BUF, ECHO_BUF);
+	want[ECHO_BUF] = 'Z';
+	tp_write_str(p.master, "\021Z", "^Q Z");
+	size_t n = tp_echo_collect(p.master, want, sizeof(want), echo, sizeof(echo),
+				   "the held echo and Z's after ^Q");
+	ATF_REQUIRE_MSG(n > 1 && echo[n - 1] == 'Z', "the echo after ^Q (%zu "
+			"bytes) does not end with Z's", n);
+	size_t kept = n - 1;
+	ATF_CHECK_MSG(memcmp(echo, in + sizeof(in) - kept, kept) == 0,
+		      "the %zu echoed bytes before Z are not the newest input", kept);
+	ATF_CHECK_MSG(kept < sizeof(in), "all %zu bytes were echoed: nothing "
+		      "dropped from a 4096-byte echo buffer", kept);
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, echo_held_by_vstop_released_by_vstart);
@@ -122,5 +166,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, echo_held_by_tcooff_not_released_by_vstart);
 	ATF_TP_ADD_TC(tp, echo_held_in_canonical_mode_released_by_vstart);
 	ATF_TP_ADD_TC(tp, clearing_ixon_restarts_output_stopped_by_vstop);
+	ATF_TP_ADD_TC(tp, echo_held_past_its_buffer_keeps_the_newest);
 	return atf_no_error();
 }
