@@ -116,12 +116,18 @@ blocking_open(void *arg)
 	return 0;
 }
 
+/* The case's own descriptor of the port, which a child closes first: the
+ * copy it inherited would keep the port open past the case's close. */
+static int parent_fd = -1;
+
 /* blocking_open, and then the descriptor must work: a hung-up one fails
  * ioctls and writes with EIO. */
 static int
 blocking_open_then_use(void *arg)
 {
 	(void)arg;
+	if (parent_fd >= 0)
+		close(parent_fd);
 	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
 	sigaction(SIGUSR1, &sa, NULL);
 	int fd = open(open_path, O_RDWR | O_NOCTTY);
@@ -203,6 +209,44 @@ TP_CASE_ROOT(hangup_restarts_a_waiting_open, TP_LINUX,
 			kill(c.pid, SIGUSR1);
 	}
 	tp_child_join(&c, TP_WAIT_MS, "the open started before the hangup to succeed");
+}
+
+TP_CASE(last_close_keeps_a_waiting_open_back_for_close_delay, TP_LINUX,
+	"The last close of A while an open of A waits for carrier (the "
+	"dial-in open behind a call-out user) holds the line down for A's "
+	"close_delay before it lets the waiting open go on: close() returns "
+	"no sooner than close_delay (TIOCGSERIAL, hundredths of a second); "
+	"the open, started over, succeeds once it has carrier and gives a "
+	"working descriptor")
+{
+	struct tp_serial_pair p;
+	struct tp_child c;
+	struct serial_struct ss;
+
+	int a = carrier_down(tc, false, &p);
+	tp_uart_gserial(a, &ss);
+	ATF_REQUIRE_MSG(ss.close_delay > 0 && ss.close_delay != ASYNC_CLOSING_WAIT_NONE,
+			"A's close_delay is %u: nothing to wait for", ss.close_delay);
+	long long want_ms = ss.close_delay * 10LL;
+	open_path = p.a;
+	parent_fd = a;
+	tp_child_start(&c, blocking_open_then_use, NULL);
+	tp_wait_blocked(c.pid, SYS_openat, "open asleep waiting for carrier");
+	long long t0 = tp_now_ms();
+	tp_uart_close_as_is(a);
+	long long ms = tp_now_ms() - t0;
+	ATF_CHECK_MSG(ms >= want_ms - TP_SLEEP_SLACK_MS, "the last close with an "
+		      "open waiting returned after %lld ms, before close_delay's "
+		      "%lld ms", ms, want_ms);
+	int ctl = tp_uart_open(p.a, O_NONBLOCK);
+	tp_uart_loop(ctl, true);
+	tp_uart_mbis(ctl, TIOCM_OUT2);
+	if (!tp_has_exited(c.pid)) {
+		tp_poll1(c.report_fd, POLLIN, TP_QUIET_WINDOW_MS);
+		if (!tp_has_exited(c.pid))
+			kill(c.pid, SIGUSR1);
+	}
+	tp_child_join(&c, TP_WAIT_MS, "the open waiting before the last close to succeed");
 }
 
 TP_CASE(clocal_open_does_not_wait, TP_POSIX,
@@ -333,6 +377,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, b0_drops_dtr_and_speed_raises_it);
 	ATF_TP_ADD_TC(tp, modem_open_waits_for_carrier);
 	ATF_TP_ADD_TC(tp, hangup_restarts_a_waiting_open);
+	ATF_TP_ADD_TC(tp, last_close_keeps_a_waiting_open_back_for_close_delay);
 	ATF_TP_ADD_TC(tp, clocal_open_does_not_wait);
 	ATF_TP_ADD_TC(tp, carrier_drop_hangs_up_reader);
 	ATF_TP_ADD_TC(tp, session_leader_exit_hangs_up);
