@@ -25,6 +25,7 @@ struct getter {
  * user memory is the first thing that can fail. */
 static const struct getter getters[] = {
 	{ TCGETS, "TCGETS", false },
+	{ TCGETA, "TCGETA", false },
 	{ TIOCGWINSZ, "TIOCGWINSZ", false },
 	{ FIONREAD, "FIONREAD", false },
 	{ TIOCOUTQ, "TIOCOUTQ", false },
@@ -38,7 +39,7 @@ static const struct getter getters[] = {
 };
 
 TP_CASE(getters_fail_efault_on_unwritable_memory, TP_LINUX,
-	"TCGETS, TIOCGWINSZ, FIONREAD, TIOCOUTQ, TIOCGETD, TIOCGLCKTRMIOS and "
+	"TCGETS, TCGETA, TIOCGWINSZ, FIONREAD, TIOCOUTQ, TIOCGETD, TIOCGLCKTRMIOS and "
 	"TIOCGEXCL on a slave, and TIOCGPGRP, TIOCGPTN, TIOCGPKT and "
 	"TIOCGPTLCK on a master, given an address in a PROT_NONE page, fail "
 	"with EFAULT")

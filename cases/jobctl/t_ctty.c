@@ -383,6 +383,101 @@ TP_CASE_ROOT(tiocsctty_steal_as_root, TP_LINUX,
 	tp_pty_close(&c.p);
 }
 
+/* TIOCSCTTY of fd in the calling process: 0 or the errno. */
+static int
+sctty_errno(int fd)
+{
+	return ioctl(fd, TIOCSCTTY, 0) == 0 ? 0 : errno;
+}
+
+/* A child that is no session leader, then a leader that already has a
+ * controlling tty (the first pty), each asking for the second pty. */
+static int
+second_ctty_child(void *arg)
+{
+	struct tp_pty *two = arg;
+	int e = sctty_errno(two[1].slave);
+	if (e != EPERM)
+		return tp_child_fail("TIOCSCTTY by a process that is no session "
+				     "leader: %s, want EPERM", e ? strerror(e) : "success");
+	int rc = tp_child_take_ctty(two[0].slave);
+	if (rc)
+		return rc;
+	e = sctty_errno(two[1].slave);
+	if (e != EPERM)
+		return tp_child_fail("TIOCSCTTY of a second tty by a leader that has "
+				     "one: %s, want EPERM", e ? strerror(e) : "success");
+	if (tcgetsid(two[0].slave) != getpid())
+		return tp_child_fail("after the refused TIOCSCTTY the first pty is no "
+				     "longer this session's: tcgetsid %s",
+				     strerror(errno));
+	if (tcgetsid(two[1].slave) >= 0 || errno != ENOTTY)
+		return tp_child_fail("the refused second pty names a session");
+	return 0;
+}
+
+TP_CASE(tiocsctty_only_by_a_leader_without_one, TP_LINUX,
+	"TIOCSCTTY fails with EPERM for a process that is not a session "
+	"leader, and for a session leader that already has a controlling "
+	"tty, which keeps it (tcgetsid names the first pty, the second names "
+	"no session)")
+{
+	struct tp_pty two[2];
+	struct tp_child c;
+
+	tp_pty_open(&two[0], TP_RAW);
+	tp_pty_open(&two[1], TP_RAW);
+	tp_child_start(&c, second_ctty_child, two);
+	tp_child_join(&c, TP_WAIT_MS, "the child asking for a second controlling tty");
+	ATF_CHECK_EQ_MSG(master_sid(two[1].master), -ENOTTY,
+			 "the second pty belongs to a session");
+	tp_pty_close(&two[1]);
+	tp_pty_close(&two[0]);
+}
+
+/* A new session, the slave opened write-only and read-write as root, then
+ * as uid 65534 TIOCSCTTY of each. */
+static int
+write_only_ctty_child(void *arg)
+{
+	struct tp_pty *p = arg;
+	if (setsid() < 0)
+		return tp_child_fail("setsid: %s", strerror(errno));
+	int wo = open(p->name, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	int rw = open(p->name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (wo < 0 || rw < 0)
+		return tp_child_fail("open %s: %s", p->name, strerror(errno));
+	if (tp_child_drop_to_nobody())
+		return 1;
+	int e = sctty_errno(wo);
+	if (e != EPERM)
+		return tp_child_fail("TIOCSCTTY as uid %d through a write-only "
+				     "descriptor: %s, want EPERM", NOBODY_UID,
+				     e ? strerror(e) : "success");
+	e = sctty_errno(rw);
+	if (e != 0)
+		return tp_child_fail("TIOCSCTTY as uid %d through a read-write "
+				     "descriptor: %s", NOBODY_UID, strerror(e));
+	if (tcgetsid(rw) != getpid())
+		return tp_child_fail("tcgetsid after TIOCSCTTY: %s", strerror(errno));
+	return 0;
+}
+
+TP_CASE_ROOT(tiocsctty_needs_read_access, TP_LINUX,
+	"Without CAP_SYS_ADMIN a tty becomes the controlling tty only through "
+	"a descriptor open for reading: a session leader of uid 65534 gets "
+	"EPERM from TIOCSCTTY on a write-only descriptor of a free slave, and "
+	"takes it through a read-write one")
+{
+	struct tp_pty p;
+	struct tp_child c;
+
+	tp_pty_open(&p, TP_RAW);
+	tp_child_start(&c, write_only_ctty_child, &p);
+	tp_child_join(&c, TP_WAIT_MS, "the unprivileged leader taking the slave");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, tiocsctty_makes_controlling_tty);
@@ -392,5 +487,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, tiocnotty_releases_ctty);
 	ATF_TP_ADD_TC(tp, tiocsctty_other_session_eperm);
 	ATF_TP_ADD_TC(tp, tiocsctty_steal_as_root);
+	ATF_TP_ADD_TC(tp, tiocsctty_only_by_a_leader_without_one);
+	ATF_TP_ADD_TC(tp, tiocsctty_needs_read_access);
 	return atf_no_error();
 }
