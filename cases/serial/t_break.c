@@ -54,6 +54,37 @@ TP_CASE(tcsbrkp_lasts_deciseconds, TP_LINUX,
 	}
 }
 
+/* A break of 30 s: longer than any wait of the case, so that only the
+ * hangup can end it in time. */
+#define LONG_BREAK_DS 300
+
+static int
+long_break_child(void *arg)
+{
+	errno = 0;
+	int r = ioctl(*(int *)arg, TCSBRKP, LONG_BREAK_DS);
+	if (r != -1 || errno != EIO)
+		return tp_child_fail("TCSBRKP %d ended by a hangup: %d (%s), want EIO",
+				     LONG_BREAK_DS, r, r ? strerror(errno) : "success");
+	return 0;
+}
+
+TP_CASE_ROOT(hangup_ends_a_break_with_eio, TP_LINUX,
+	"A hangup of A (TIOCVHANGUP) while a 30-second break (TCSBRKP 300) is "
+	"being sent on A ends the break at once: the TCSBRKP fails with EIO "
+	"within the case's wait instead of lasting 30 s")
+{
+	struct tp_serial_pair p;
+	struct tp_child c;
+
+	tp_serial_find(tc, &p);
+	int a = tp_uart_open(p.a, 0);
+	tp_child_start(&c, long_break_child, &a);
+	tp_wait_blocked(c.pid, SYS_ioctl, "TCSBRKP asleep in its break");
+	ATF_REQUIRE_MSG(ioctl(a, TIOCVHANGUP) == 0, "TIOCVHANGUP: %s", strerror(errno));
+	tp_child_join(&c, TP_WAIT_MS, "the break to end with EIO on the hangup");
+}
+
 static int
 break_child(void *arg)
 {
@@ -233,6 +264,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, tcsendbreak_lasts_quarter_second);
 	ATF_TP_ADD_TC(tp, tcsbrkp_lasts_deciseconds);
+	ATF_TP_ADD_TC(tp, hangup_ends_a_break_with_eio);
 	ATF_TP_ADD_TC(tp, tcsendbreak_drains_output_first);
 	ATF_TP_ADD_TC(tp, break_across_link_marked);
 	ATF_TP_ADD_TC(tp, break_in_loop_mode_marked);
