@@ -478,6 +478,46 @@ TP_CASE_ROOT(tiocsctty_needs_read_access, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+/* The slave as ctty, TIOCEXCL on it, then as uid 65534: /dev/tty. */
+static int
+excl_dev_tty_child(void *arg)
+{
+	struct tp_pty *p = arg;
+	if (tp_child_take_ctty(p->slave))
+		return 1;
+	if (ioctl(p->slave, TIOCEXCL) != 0)
+		return tp_child_fail("TIOCEXCL: %s", strerror(errno));
+	if (tp_child_drop_to_nobody())
+		return 1;
+	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+	if (fd >= 0 || errno != EBUSY)
+		return tp_child_fail("open /dev/tty as uid %d with its tty exclusive: "
+				     "%s, want EBUSY", NOBODY_UID,
+				     fd >= 0 ? "success" : strerror(errno));
+	if (ioctl(p->slave, TIOCNXCL) != 0)
+		return tp_child_fail("TIOCNXCL: %s", strerror(errno));
+	fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return tp_child_fail("open /dev/tty after TIOCNXCL: %s", strerror(errno));
+	close(fd);
+	return 0;
+}
+
+TP_CASE_ROOT(tiocexcl_refuses_dev_tty_too, TP_LINUX,
+	"TIOCEXCL on a controlling tty refuses /dev/tty too, as any other "
+	"open: a process of uid 65534 whose controlling tty is exclusive gets "
+	"EBUSY from open(/dev/tty), and opens it once TIOCNXCL lifted the "
+	"mode")
+{
+	struct tp_pty p;
+	struct tp_child c;
+
+	tp_pty_open(&p, TP_RAW);
+	tp_child_start(&c, excl_dev_tty_child, &p);
+	tp_child_join(&c, TP_WAIT_MS, "the unprivileged process opening /dev/tty");
+	tp_pty_close(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, tiocsctty_makes_controlling_tty);
@@ -489,5 +529,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, tiocsctty_steal_as_root);
 	ATF_TP_ADD_TC(tp, tiocsctty_only_by_a_leader_without_one);
 	ATF_TP_ADD_TC(tp, tiocsctty_needs_read_access);
+	ATF_TP_ADD_TC(tp, tiocexcl_refuses_dev_tty_too);
 	return atf_no_error();
 }
