@@ -383,6 +383,20 @@ TP_CASE_ROOT(tiocsctty_steal_as_root, TP_LINUX,
 	tp_pty_close(&c.p);
 }
 
+/* A fresh raw pty, and fn run on it (its tp_pty) in a child that must
+ * succeed. */
+static void
+child_on_a_pty(int (*fn)(void *), const char *what)
+{
+	struct tp_pty p;
+	struct tp_child c;
+
+	tp_pty_open(&p, TP_RAW);
+	tp_child_start(&c, fn, &p);
+	tp_child_join(&c, TP_WAIT_MS, what);
+	tp_pty_close(&p);
+}
+
 /* TIOCSCTTY of fd in the calling process: 0 or the errno. */
 static int
 sctty_errno(int fd)
@@ -469,13 +483,7 @@ TP_CASE_ROOT(tiocsctty_needs_read_access, TP_LINUX,
 	"EPERM from TIOCSCTTY on a write-only descriptor of a free slave, and "
 	"takes it through a read-write one")
 {
-	struct tp_pty p;
-	struct tp_child c;
-
-	tp_pty_open(&p, TP_RAW);
-	tp_child_start(&c, write_only_ctty_child, &p);
-	tp_child_join(&c, TP_WAIT_MS, "the unprivileged leader taking the slave");
-	tp_pty_close(&p);
+	child_on_a_pty(write_only_ctty_child, "the unprivileged leader taking the slave");
 }
 
 /* The slave as ctty, TIOCEXCL on it, then as uid 65534: /dev/tty. */
@@ -509,13 +517,7 @@ TP_CASE_ROOT(tiocexcl_refuses_dev_tty_too, TP_LINUX,
 	"EBUSY from open(/dev/tty), and opens it once TIOCNXCL lifted the "
 	"mode")
 {
-	struct tp_pty p;
-	struct tp_child c;
-
-	tp_pty_open(&p, TP_RAW);
-	tp_child_start(&c, excl_dev_tty_child, &p);
-	tp_child_join(&c, TP_WAIT_MS, "the unprivileged process opening /dev/tty");
-	tp_pty_close(&p);
+	child_on_a_pty(excl_dev_tty_child, "the unprivileged process opening /dev/tty");
 }
 
 ATF_TP_ADD_TCS(tp)

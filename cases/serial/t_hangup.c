@@ -104,21 +104,31 @@ TP_CASE(b0_drops_dtr_and_speed_raises_it, TP_POSIX,
 static const char *open_path;
 static void on_usr1(int sig) { (void)sig; }
 
+/* The case's own descriptor of the port, which a child closes first: the
+ * copy it inherited would keep the port open past the case's close. */
+static int parent_fd = -1;
+
+/* In the child: the blocking open of open_path; the descriptor, or -1
+ * after tp_child_fail. */
+static int
+child_blocking_open(void)
+{
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
+	sigaction(SIGUSR1, &sa, NULL);
+	if (parent_fd >= 0)
+		close(parent_fd);
+	int fd = open(open_path, O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		tp_child_fail("blocking open of %s: %s", open_path, strerror(errno));
+	return fd;
+}
+
 static int
 blocking_open(void *arg)
 {
 	(void)arg;
-	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
-	sigaction(SIGUSR1, &sa, NULL);
-	int fd = open(open_path, O_RDWR | O_NOCTTY);
-	if (fd < 0)
-		return tp_child_fail("blocking open of %s: %s", open_path, strerror(errno));
-	return 0;
+	return child_blocking_open() < 0;
 }
-
-/* The case's own descriptor of the port, which a child closes first: the
- * copy it inherited would keep the port open past the case's close. */
-static int parent_fd = -1;
 
 /* blocking_open, and then the descriptor must work: a hung-up one fails
  * ioctls and writes with EIO. */
@@ -126,13 +136,9 @@ static int
 blocking_open_then_use(void *arg)
 {
 	(void)arg;
-	if (parent_fd >= 0)
-		close(parent_fd);
-	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
-	sigaction(SIGUSR1, &sa, NULL);
-	int fd = open(open_path, O_RDWR | O_NOCTTY);
+	int fd = child_blocking_open();
 	if (fd < 0)
-		return tp_child_fail("blocking open of %s: %s", open_path, strerror(errno));
+		return 1;
 	int lines;
 	if (ioctl(fd, TIOCMGET, &lines) != 0)
 		return tp_child_fail("TIOCMGET on the descriptor the open returned: %s",
@@ -141,6 +147,25 @@ blocking_open_then_use(void *arg)
 		return tp_child_fail("a write on the descriptor the open returned: %s",
 				     strerror(errno));
 	return 0;
+}
+
+/* Carrier for the open of A that child c waits in, through a new
+ * non-blocking descriptor (the case's own is hung up or closed), then c
+ * must succeed.  An open started over and asleep again is woken by no DCD
+ * change in loop mode: a signal restarts it. */
+static void
+carrier_for_waiting_open(const struct tp_serial_pair *p, struct tp_child *c,
+			 const char *what)
+{
+	int ctl = tp_uart_open(p->a, O_NONBLOCK);
+	tp_uart_loop(ctl, true);
+	tp_uart_mbis(ctl, TIOCM_OUT2);
+	if (!tp_has_exited(c->pid)) {
+		tp_poll1(c->report_fd, POLLIN, TP_QUIET_WINDOW_MS);
+		if (!tp_has_exited(c->pid))
+			kill(c->pid, SIGUSR1);
+	}
+	tp_child_join(c, TP_WAIT_MS, what);
 }
 
 /* A with carrier down: loop mode, OUT2 (-> DCD) clear, CLOCAL as given. */
@@ -183,6 +208,22 @@ TP_CASE(modem_open_waits_for_carrier, TP_POSIX,
 	tp_child_join(&c, TP_WAIT_MS, "the open to succeed with carrier up");
 }
 
+/* A with carrier down (CLOCAL clear), and child c asleep in a blocking
+ * open of A that then uses its descriptor (blocking_open_then_use); the
+ * child closes its copy of the case's A first when own_close, so that the
+ * case's close of A can be the last.  Returns the case's A. */
+static int
+open_waiting_for_carrier(const atf_tc_t *tc, struct tp_serial_pair *p,
+			 struct tp_child *c, bool own_close)
+{
+	int a = carrier_down(tc, false, p);
+	open_path = p->a;
+	parent_fd = own_close ? a : -1;
+	tp_child_start(c, blocking_open_then_use, NULL);
+	tp_wait_blocked(c->pid, SYS_openat, "open asleep waiting for carrier");
+	return a;
+}
+
 TP_CASE_ROOT(hangup_restarts_a_waiting_open, TP_LINUX,
 	"A hangup of A (TIOCVHANGUP) while an open of A waits for carrier "
 	"does not fail that open: the open starts over, and once it has "
@@ -192,23 +233,9 @@ TP_CASE_ROOT(hangup_restarts_a_waiting_open, TP_LINUX,
 	struct tp_serial_pair p;
 	struct tp_child c;
 
-	int a = carrier_down(tc, false, &p);
-	open_path = p.a;
-	tp_child_start(&c, blocking_open_then_use, NULL);
-	tp_wait_blocked(c.pid, SYS_openat, "open asleep waiting for carrier");
+	int a = open_waiting_for_carrier(tc, &p, &c, false);
 	ATF_REQUIRE_MSG(ioctl(a, TIOCVHANGUP) == 0, "TIOCVHANGUP: %s", strerror(errno));
-	/* A is hung up; a new non-blocking open (CLOCAL) gives carrier. */
-	int ctl = tp_uart_open(p.a, O_NONBLOCK);
-	tp_uart_loop(ctl, true);
-	tp_uart_mbis(ctl, TIOCM_OUT2);
-	if (!tp_has_exited(c.pid)) {
-		/* A restarted open asleep again is woken by no DCD change in
-		 * loop mode: let a signal restart it. */
-		tp_poll1(c.report_fd, POLLIN, TP_QUIET_WINDOW_MS);
-		if (!tp_has_exited(c.pid))
-			kill(c.pid, SIGUSR1);
-	}
-	tp_child_join(&c, TP_WAIT_MS, "the open started before the hangup to succeed");
+	carrier_for_waiting_open(&p, &c, "the open started before the hangup to succeed");
 }
 
 TP_CASE(last_close_keeps_a_waiting_open_back_for_close_delay, TP_LINUX,
@@ -223,30 +250,18 @@ TP_CASE(last_close_keeps_a_waiting_open_back_for_close_delay, TP_LINUX,
 	struct tp_child c;
 	struct serial_struct ss;
 
-	int a = carrier_down(tc, false, &p);
+	int a = open_waiting_for_carrier(tc, &p, &c, true);
 	tp_uart_gserial(a, &ss);
 	ATF_REQUIRE_MSG(ss.close_delay > 0 && ss.close_delay != ASYNC_CLOSING_WAIT_NONE,
 			"A's close_delay is %u: nothing to wait for", ss.close_delay);
 	long long want_ms = ss.close_delay * 10LL;
-	open_path = p.a;
-	parent_fd = a;
-	tp_child_start(&c, blocking_open_then_use, NULL);
-	tp_wait_blocked(c.pid, SYS_openat, "open asleep waiting for carrier");
 	long long t0 = tp_now_ms();
 	tp_uart_close_as_is(a);
 	long long ms = tp_now_ms() - t0;
 	ATF_CHECK_MSG(ms >= want_ms - TP_SLEEP_SLACK_MS, "the last close with an "
 		      "open waiting returned after %lld ms, before close_delay's "
 		      "%lld ms", ms, want_ms);
-	int ctl = tp_uart_open(p.a, O_NONBLOCK);
-	tp_uart_loop(ctl, true);
-	tp_uart_mbis(ctl, TIOCM_OUT2);
-	if (!tp_has_exited(c.pid)) {
-		tp_poll1(c.report_fd, POLLIN, TP_QUIET_WINDOW_MS);
-		if (!tp_has_exited(c.pid))
-			kill(c.pid, SIGUSR1);
-	}
-	tp_child_join(&c, TP_WAIT_MS, "the open waiting before the last close to succeed");
+	carrier_for_waiting_open(&p, &c, "the open waiting before the last close to succeed");
 }
 
 TP_CASE(clocal_open_does_not_wait, TP_POSIX,
