@@ -78,8 +78,8 @@ tp_drain(int fd, void *buf, size_t cap, size_t chunk, int timeout_ms,
 	for (;;) {
 		int left = (int)(deadline - tp_now_ms());
 		if (left <= 0)
-			atf_tc_fail("%s: no EIO/EOF within %d ms (read %zu bytes, "
-				    "%d EAGAIN)",
+			atf_tc_fail("%s: no byte and no EIO/EOF for %d ms (read %zu "
+				    "bytes, %d EAGAIN)",
 				    what, timeout_ms, d->got, d->eagain);
 		char *dst = p + d->got;
 		char spill[1];
@@ -100,6 +100,7 @@ tp_drain(int fd, void *buf, size_t cap, size_t chunk, int timeout_ms,
 			d->got += (size_t)n;
 			if (n > d->max_read)
 				d->max_read = (int)n;
+			deadline = tp_now_ms() + timeout_ms; /* it moves */
 			continue;
 		}
 		if (n == 0) {

@@ -246,7 +246,10 @@ struct tp_drain {
 };
 /* Read fd in reads of `chunk` bytes into buf (cap bytes; more is an error)
  * until read fails or returns 0.  With O_NONBLOCK set, EAGAIN is counted and
- * the wait continues through poll(). */
+ * the wait continues through poll().  timeout_ms bounds a stall, not the
+ * whole drain: it fails once timeout_ms pass without a byte, so a slow but
+ * moving kernel (a debug build under TCG, 1-byte reads) is not a stuck one;
+ * the case's watchdog bounds the whole. */
 void tp_drain(int fd, void *buf, size_t cap, size_t chunk, int timeout_ms,
 	      struct tp_drain *d, const char *what);
 
