@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "ttypot.h"
@@ -209,4 +210,18 @@ tp_expect_bytes(int fd, const char *want, size_t len, const char *what)
 		atf_tc_fail("%s: read \"%s\" (%zu bytes within %d ms), want "
 			    "\"%s\" (%zu)", what, tp_esc(buf, got), got,
 			    TP_WAIT_MS, tp_esc(want, len), len);
+}
+
+void *
+tp_unusable_page(void)
+{
+	static void *page;
+	if (page == NULL) {
+		void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			atf_tc_fail("mmap of a PROT_NONE page: %s", strerror(errno));
+		page = p;
+	}
+	return page;
 }

@@ -252,6 +252,9 @@ struct tp_drain {
  * the case's watchdog bounds the whole. */
 void tp_drain(int fd, void *buf, size_t cap, size_t chunk, int timeout_ms,
 	      struct tp_drain *d, const char *what);
+/* An address no read or write of the process succeeds at (a page mapped
+ * PROT_NONE, one per process), for the EFAULT cases. */
+void *tp_unusable_page(void);
 
 /* Fill buf with a recognisable, position-dependent pattern. */
 void tp_pattern(void *buf, size_t len, unsigned seed);

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -45,11 +44,8 @@ TP_CASE(getters_fail_efault_on_unwritable_memory, TP_LINUX,
 	"with EFAULT")
 {
 	struct tp_pty p;
-	long page = sysconf(_SC_PAGESIZE);
-	void *bad = mmap(NULL, (size_t)page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
+	void *bad = tp_unusable_page();
 
-	ATF_REQUIRE_MSG(bad != MAP_FAILED, "mmap: %s", strerror(errno));
 	tp_pty_open(&p, TP_COOKED);
 	for (size_t i = 0; i < sizeof getters / sizeof *getters; i++) {
 		const struct getter *g = &getters[i];
@@ -61,7 +57,6 @@ TP_CASE(getters_fail_efault_on_unwritable_memory, TP_LINUX,
 			      r < 0 ? strerror(errno) : "success");
 	}
 	tp_pty_close(&p);
-	munmap(bad, (size_t)page);
 }
 
 ATF_TP_ADD_TCS(tp)

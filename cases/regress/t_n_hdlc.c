@@ -8,7 +8,6 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "ttypot.h"
@@ -55,15 +54,12 @@ TP_CASE_COMMITS(hdlc_short_read_eoverflow_bad_buffer_efault, TP_LINUX,
 	ssize_t n = read(p.slave, buf, 10);
 	ATF_CHECK_MSG(n < 0 && errno == EOVERFLOW, "short read: %zd (%s), "
 		      "want EOVERFLOW", n, strerror(errno));
-	void *bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-	ATF_REQUIRE(bad != MAP_FAILED);
+	void *bad = tp_unusable_page();
 	send_frame(&p, 2);
 	errno = 0;
 	n = read(p.slave, bad, 10);
 	ATF_CHECK_MSG(n < 0 && errno == EFAULT, "read into a bad buffer: %zd "
 		      "(%s), want EFAULT", n, strerror(errno));
-	munmap(bad, 4096);
 	send_frame(&p, 3);
 	n = read(p.slave, buf, sizeof(buf));
 	ATF_CHECK_MSG(n == FRAME && tp_pattern_check(buf, FRAME, 3) < 0,

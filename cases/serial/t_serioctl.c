@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tp_serial.h"
@@ -165,11 +164,8 @@ TP_CASE(bad_addresses_fail_efault, TP_LINUX,
 {
 	struct tp_serial_pair p;
 	struct serial_struct s0, s1;
-	long page = sysconf(_SC_PAGESIZE);
-	void *bad = mmap(NULL, (size_t)page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
+	void *bad = tp_unusable_page();
 
-	ATF_REQUIRE_MSG(bad != MAP_FAILED, "mmap: %s", strerror(errno));
 	tp_serial_find(tc, &p);
 	int a = tp_uart_open(p.a, 0);
 	tp_uart_gserial(a, &s0);
@@ -186,7 +182,6 @@ TP_CASE(bad_addresses_fail_efault, TP_LINUX,
 		      "TIOCGSERIAL reads differently after the failed setters");
 	ATF_CHECK_MSG(tp_uart_mget(a) == lines0, "TIOCMGET reads %s, was %s",
 		      tp_tiocm_str(tp_uart_mget(a)), tp_tiocm_str(lines0));
-	munmap(bad, (size_t)page);
 }
 
 ATF_TP_ADD_TCS(tp)
