@@ -749,6 +749,7 @@ static struct {
 	int fd;
 	pid_t pid;
 	struct serial_struct ss;
+	char path[PATH_MAX]; /* the port's node, for a hung-up fd */
 } serial_saved;
 
 static int
@@ -757,7 +758,20 @@ serial_put_back(void)
 	if (!serial_saved.armed || getpid() != serial_saved.pid)
 		return 0;
 	struct serial_struct ss = serial_saved.ss;
-	return ioctl(serial_saved.fd, TIOCSSERIAL, &ss) == 0 ? 0 : errno;
+	if (ioctl(serial_saved.fd, TIOCSSERIAL, &ss) == 0)
+		return 0;
+	int err = errno;
+	/* A hangup of the port takes every descriptor it had: put the
+	 * settings back through a new one. */
+	if (err != EIO || !serial_saved.path[0])
+		return err;
+	int fd = open(serial_saved.path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	ss = serial_saved.ss;
+	err = ioctl(fd, TIOCSSERIAL, &ss) == 0 ? 0 : errno;
+	close(fd);
+	return err;
 }
 
 static void
@@ -780,6 +794,10 @@ tp_serial_save(int fd, struct serial_struct *s0)
 	serial_saved.fd = fd;
 	serial_saved.pid = getpid();
 	serial_saved.ss = *s0;
+	char link[64];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, serial_saved.path, sizeof serial_saved.path - 1);
+	serial_saved.path[n > 0 ? n : 0] = '\0';
 	serial_saved.armed = true;
 }
 

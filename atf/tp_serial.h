@@ -180,7 +180,9 @@ void tp_uart_gserial(int fd, struct serial_struct *ss);
 /* TIOCGSERIAL of fd into s0, put back (TIOCSSERIAL) through fd when the
  * case ends, also when a check fails: atexit, in the case process, before
  * tp_uart_open's restore closes fd (call it after fd's tp_uart_open).  A
- * type change needs the port to itself, so fd should be its only open. */
+ * type change needs the port to itself, so fd should be its only open.
+ * Through a descriptor the port's hangup took (EIO), it is put back through
+ * a new open of the port. */
 void tp_serial_save(int fd, struct serial_struct *s0);
 /* Put it back now, where a refusal fails the case. */
 void tp_serial_put_back(void);

@@ -238,6 +238,60 @@ TP_CASE_ROOT(hangup_restarts_a_waiting_open, TP_LINUX,
 	carrier_for_waiting_open(&p, &c, "the open started before the hangup to succeed");
 }
 
+/* The finding fixtures/findings/serial-hup-notify-ignored: the serial core
+ * keeps setserial's hup_notify in the uart_port's flags, while
+ * tty_port_block_til_ready() looks for it in the tty_port's, where nothing
+ * puts it.  An open that starts over and succeeds fails with the tag. */
+#define HUP_NOTIFY_TAG "[finding serial-hup-notify-ignored]"
+
+/* In the child: the blocking open of open_path must fail with EAGAIN. */
+static int
+blocking_open_fails_eagain(void *arg)
+{
+	(void)arg;
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
+	sigaction(SIGUSR1, &sa, NULL);
+	int fd = open(open_path, O_RDWR | O_NOCTTY);
+	if (fd >= 0)
+		return tp_child_fail(HUP_NOTIFY_TAG " the open waiting for carrier "
+				     "when A (hup_notify set) was hung up started "
+				     "over and returned a descriptor once it had "
+				     "carrier, instead of failing with EAGAIN");
+	if (errno != EAGAIN)
+		return tp_child_fail("the open waiting when A (hup_notify set) was "
+				     "hung up failed with %s, want EAGAIN",
+				     strerror(errno));
+	return 0;
+}
+
+TP_CASE_ROOT(hup_notify_fails_a_waiting_open_eagain, TP_LINUX,
+	"With hup_notify set on A (ASYNC_HUP_NOTIFY by TIOCSSERIAL, setserial's "
+	"hup_notify), a hangup of A while an open of A waits for carrier fails "
+	"that open with EAGAIN instead of starting it over (setserial(8))")
+{
+	struct tp_serial_pair p;
+	struct tp_child c;
+	struct serial_struct s0, ss;
+
+	int a = carrier_down(tc, false, &p);
+	tp_serial_save(a, &s0);
+	ss = s0;
+	ss.flags |= ASYNC_HUP_NOTIFY;
+	ATF_REQUIRE_MSG(ioctl(a, TIOCSSERIAL, &ss) == 0, "TIOCSSERIAL with "
+			"ASYNC_HUP_NOTIFY: %s", strerror(errno));
+	tp_uart_gserial(a, &ss);
+	ATF_REQUIRE_MSG(ss.flags & ASYNC_HUP_NOTIFY, "TIOCGSERIAL after setting "
+			"hup_notify: flags %#x without ASYNC_HUP_NOTIFY", ss.flags);
+	open_path = p.a;
+	tp_child_start(&c, blocking_open_fails_eagain, NULL);
+	tp_wait_blocked(c.pid, SYS_openat, "open asleep waiting for carrier");
+	ATF_REQUIRE_MSG(ioctl(a, TIOCVHANGUP) == 0, "TIOCVHANGUP: %s", strerror(errno));
+	/* Carrier too: an open that started over returns, and says so. */
+	carrier_for_waiting_open(&p, &c, "the open waiting at the hangup to fail EAGAIN");
+	/* A's descriptor is hung up: the flags go back through a new open. */
+	tp_serial_put_back();
+}
+
 TP_CASE(last_close_keeps_a_waiting_open_back_for_close_delay, TP_LINUX,
 	"The last close of A while an open of A waits for carrier (the "
 	"dial-in open behind a call-out user) holds the line down for A's "
@@ -391,6 +445,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, b0_drops_dtr_and_speed_raises_it);
 	ATF_TP_ADD_TC(tp, modem_open_waits_for_carrier);
 	ATF_TP_ADD_TC(tp, hangup_restarts_a_waiting_open);
+	ATF_TP_ADD_TC(tp, hup_notify_fails_a_waiting_open_eagain);
 	ATF_TP_ADD_TC(tp, last_close_keeps_a_waiting_open_back_for_close_delay);
 	ATF_TP_ADD_TC(tp, clocal_open_does_not_wait);
 	ATF_TP_ADD_TC(tp, carrier_drop_hangs_up_reader);
