@@ -758,12 +758,15 @@ serial_put_back(void)
 	if (!serial_saved.armed || getpid() != serial_saved.pid)
 		return 0;
 	struct serial_struct ss = serial_saved.ss;
-	if (ioctl(serial_saved.fd, TIOCSSERIAL, &ss) == 0)
-		return 0;
-	int err = errno;
-	/* A hangup of the port takes every descriptor it had: put the
-	 * settings back through a new one. */
-	if (err != EIO || !serial_saved.path[0])
+	int err = EBADF;
+	if (serial_saved.fd >= 0) {
+		if (ioctl(serial_saved.fd, TIOCSSERIAL, &ss) == 0)
+			return 0;
+		err = errno;
+	}
+	/* No descriptor, or one a hangup of the port took (EIO): put the
+	 * settings back through a new open of the port. */
+	if ((serial_saved.fd >= 0 && err != EIO) || !serial_saved.path[0])
 		return err;
 	int fd = open(serial_saved.path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)

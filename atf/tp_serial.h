@@ -186,7 +186,8 @@ void tp_uart_gserial(int fd, struct serial_struct *ss);
 void tp_serial_save(int fd, struct serial_struct *s0);
 /* Put it back now, where a refusal fails the case. */
 void tp_serial_put_back(void);
-/* The descriptor to put it back through, after the port was reopened. */
+/* The descriptor to put it back through, after the port was reopened; -1:
+ * through a new open of the port (a case that must not hold it). */
 void tp_serial_put_back_fd(int fd);
 
 /* One port's line of /proc/tty/driver/serial. */

@@ -5,9 +5,13 @@
  * into port A), since QEMU's link carries no break from the peer; where no
  * host side answers, the cases skip saying so. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tp_host.h"
@@ -334,6 +338,86 @@ TP_CASE(rxbreak_brkint_no_ctty_flushes, TP_LINUX,
 	check_nothing_left(a, b);
 }
 
+/* ---------------------------------------------------------------- SAK */
+
+/* Where the SAK child opens A. */
+static const char *sak_path;
+
+/* In a child: A opened by the child alone, then a read that blocks until
+ * the SAK kills it; any return from it is a failure. */
+static int
+sak_reader(void *arg)
+{
+	(void)arg;
+	int fd = open(sak_path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return tp_child_fail("open %s: %s", sak_path, strerror(errno));
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	char c;
+	ssize_t n = read(fd, &c, 1);
+	return tp_child_fail("read(A) returned %zd (%s): the SAK did not kill "
+			     "its reader", n, n < 0 ? strerror(errno) : "a byte");
+}
+
+/* The descriptor this process holds on path, or -1: the SAK kills every
+ * process with the tty open. */
+static int
+held_fd(const char *path)
+{
+	struct stat want;
+	if (stat(path, &want) != 0)
+		return -1;
+	for (int fd = 0; fd < 1024; fd++) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+		    st.st_rdev == want.st_rdev)
+			return fd;
+	}
+	return -1;
+}
+
+TP_CASE_ROOT(rxbreak_sak_kills_the_openers, TP_LINUX,
+	"With setserial's sak flag on A (ASYNC_SAK by TIOCSSERIAL), a break "
+	"received by A is the Secure Attention Key: a process with A open, "
+	"blocked in read(A), is killed by SIGKILL; A then opens and carries "
+	"bytes again")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, ss;
+	struct serial_icounter_struct before, after;
+	struct tp_child c;
+	int a, b;
+	char got[2];
+
+	open_for_break(tc, &p, &a, &b);
+	tp_serial_save(a, &s0);
+	ss = s0;
+	ss.flags |= ASYNC_SAK;
+	ATF_REQUIRE_MSG(ioctl(a, TIOCSSERIAL, &ss) == 0, "TIOCSSERIAL with "
+			"ASYNC_SAK: %s", strerror(errno));
+	tp_uart_icount(a, &before);
+	/* The case must not have A open when the break comes. */
+	tp_serial_put_back_fd(-1);
+	tp_uart_close(a);
+	int held = held_fd(p.a);
+	ATF_REQUIRE_MSG(held < 0, "the case still holds A (fd %d): the SAK "
+			"would kill it", held);
+	sak_path = p.a;
+	tp_child_start(&c, sak_reader, NULL);
+	tp_wait_blocked(c.pid, SYS_read, "the child blocked in read(A)");
+	tp_host_break(p.a, 1);
+	int st = tp_child_reap(&c, TP_WAIT_MS, "the reader of A to die of the SAK");
+	a = tp_uart_open(p.a, 0);
+	tp_serial_put_back_fd(a);
+	tp_uart_icount(a, &after);
+	ATF_CHECK_MSG(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the reader of "
+		      "A after the break: status %#x, want killed by SIGKILL (brk "
+		      "counter moved by %d)", st, after.brk - before.brk);
+	tp_write_str(b, "ok", "2 bytes from B after the SAK");
+	tp_uart_read_exact(a, got, 2, TP_WAIT_MS, "B's bytes on A opened anew");
+	ATF_CHECK_MSG(memcmp(got, "ok", 2) == 0, "A read \"%s\"", tp_esc(got, 2));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, rxbreak_parmrk_marked);
@@ -345,5 +429,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, rxbreak_brkint_sigint_flushes);
 	ATF_TP_ADD_TC(tp, rxbreak_brkint_noflsh_keeps_queues);
 	ATF_TP_ADD_TC(tp, rxbreak_brkint_no_ctty_flushes);
+	ATF_TP_ADD_TC(tp, rxbreak_sak_kills_the_openers);
 	return atf_no_error();
 }
