@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* t_rxbreak.c: a break received by a UART, and what the receiver makes of
- * it under IGNBRK, BRKINT, PARMRK and NOFLSH (POSIX "Input Modes").  The
+ * it under IGNBRK, BRKINT, PARMRK and NOFLSH (POSIX "Input Modes"), or
+ * as the Secure Attention Key where setserial's sak flag is set.  The
  * break comes from the host side (atf/tp_host.h: QEMU's chardev-send-break
  * into port A), since QEMU's link carries no break from the peer; where no
  * host side answers, the cases skip saying so. */
