@@ -805,6 +805,21 @@ tp_serial_save(int fd, struct serial_struct *s0)
 }
 
 void
+tp_serial_add_flags(int fd, struct serial_struct *s0, int flags, const char *names)
+{
+	struct serial_struct ss;
+
+	tp_serial_save(fd, s0);
+	ss = *s0;
+	ss.flags |= flags;
+	if (ioctl(fd, TIOCSSERIAL, &ss) != 0)
+		atf_tc_fail("TIOCSSERIAL adding %s: %s", names, strerror(errno));
+	tp_uart_gserial(fd, &ss);
+	if ((ss.flags & flags) != flags)
+		atf_tc_fail("TIOCGSERIAL after adding %s: flags %#x", names, ss.flags);
+}
+
+void
 tp_serial_put_back(void)
 {
 	int err = serial_put_back();

@@ -184,6 +184,10 @@ void tp_uart_gserial(int fd, struct serial_struct *ss);
  * Through a descriptor the port's hangup took (EIO), it is put back through
  * a new open of the port. */
 void tp_serial_save(int fd, struct serial_struct *s0);
+/* tp_serial_save, then TIOCSSERIAL with flags (ASYNC_*) added, and
+ * TIOCGSERIAL must show them; fails the case naming what is refused. */
+void tp_serial_add_flags(int fd, struct serial_struct *s0, int flags,
+			 const char *names);
 /* Put it back now, where a refusal fails the case. */
 void tp_serial_put_back(void);
 /* The descriptor to put it back through, after the port was reopened; -1:

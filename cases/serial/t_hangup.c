@@ -271,17 +271,10 @@ TP_CASE_ROOT(hup_notify_fails_a_waiting_open_eagain, TP_LINUX,
 {
 	struct tp_serial_pair p;
 	struct tp_child c;
-	struct serial_struct s0, ss;
+	struct serial_struct s0;
 
 	int a = carrier_down(tc, false, &p);
-	tp_serial_save(a, &s0);
-	ss = s0;
-	ss.flags |= ASYNC_HUP_NOTIFY;
-	ATF_REQUIRE_MSG(ioctl(a, TIOCSSERIAL, &ss) == 0, "TIOCSSERIAL with "
-			"ASYNC_HUP_NOTIFY: %s", strerror(errno));
-	tp_uart_gserial(a, &ss);
-	ATF_REQUIRE_MSG(ss.flags & ASYNC_HUP_NOTIFY, "TIOCGSERIAL after setting "
-			"hup_notify: flags %#x without ASYNC_HUP_NOTIFY", ss.flags);
+	tp_serial_add_flags(a, &s0, ASYNC_HUP_NOTIFY, "ASYNC_HUP_NOTIFY");
 	open_path = p.a;
 	tp_child_start(&c, blocking_open_fails_eagain, NULL);
 	tp_wait_blocked(c.pid, SYS_openat, "open asleep waiting for carrier");

@@ -384,18 +384,14 @@ TP_CASE_ROOT(rxbreak_sak_kills_the_openers, TP_LINUX,
 	"bytes again")
 {
 	struct tp_serial_pair p;
-	struct serial_struct s0, ss;
+	struct serial_struct s0;
 	struct serial_icounter_struct before, after;
 	struct tp_child c;
 	int a, b;
 	char got[2];
 
 	open_for_break(tc, &p, &a, &b);
-	tp_serial_save(a, &s0);
-	ss = s0;
-	ss.flags |= ASYNC_SAK;
-	ATF_REQUIRE_MSG(ioctl(a, TIOCSSERIAL, &ss) == 0, "TIOCSSERIAL with "
-			"ASYNC_SAK: %s", strerror(errno));
+	tp_serial_add_flags(a, &s0, ASYNC_SAK, "ASYNC_SAK");
 	tp_uart_icount(a, &before);
 	/* The break must read as nothing (IGNBRK, kept for the child's open):
 	 * only the SAK can end the child's read. */
