@@ -445,4 +445,13 @@ bool tp_sysctl_set(const char *path, long v);
  * once must not change under each other (sysctls, the console redirect). */
 void tp_host_lock(const char *path, const char *what);
 
+/* ---------------------------------------------------------------- the kernel log (tp_kmsg.c) */
+
+/* /dev/kmsg opened past the records already logged (skips the case,
+ * naming it, where it cannot be opened). */
+int tp_kmsg_at_end(void);
+/* Read kmsg until a record holding needle (or alt, when not NULL), for at
+ * most TP_WAIT_MS; fails the case naming what otherwise. */
+void tp_kmsg_expect(int kmsg, const char *needle, const char *alt, const char *what);
+
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* t_serinfo.c: TIOCGSERIAL/TIOCSSERIAL on an 8250 port: what the serial
- * core reports about the UART behind a ttyS, and what uart_set_info
- * (drivers/tty/serial/serial_core.c) accepts, refuses and changes. */
+ * core reports about the UART behind a ttyS, what uart_set_info
+ * (drivers/tty/serial/serial_core.c) accepts, refuses and changes, and what
+ * some of its flags then do. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -524,6 +525,107 @@ TP_CASE_ROOT(sserial_unprivileged_usr_flags_change, TP_LINUX,
 	check_same(&s0, &s1, "after restoring");
 }
 
+/* ---------------------------------------------------------------- what flags do */
+
+/* The flags tty_flags.h marks defunct ("[x]"), its ASYNC_DEPRECATED;
+ * the serial core keeps those of its UPF_CHANGE_MASK (not autoprobe, a
+ * bit only the kernel set). */
+#define DEFUNCT_KEPT                                                           \
+	(ASYNC_SPLIT_TERMIOS | ASYNC_SESSION_LOCKOUT | ASYNC_PGRP_LOCKOUT |    \
+	 ASYNC_CALLOUT_NOHUP)
+#define DEFUNCT_FLAGS (DEFUNCT_KEPT | ASYNC_AUTOPROBE)
+
+TP_CASE_ROOT(sserial_defunct_flags_warned_and_kept, TP_LINUX,
+	     "TIOCSSERIAL by root with the flags tty_flags.h marks defunct "
+	     "(split_termios, session_lockout, pgrp_lockout, callout_nohup, "
+	     "autoprobe) succeeds and warns in the kernel log, naming the "
+	     "program and those flags (\"'PROG' is using deprecated serial "
+	     "flags (with no effect): 00008708\"); TIOCGSERIAL reads back all "
+	     "but autoprobe, which user space cannot set, and the port carries "
+	     "bytes both ways as before")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, r, s1;
+	char comm[32], want[160], data[64];
+	int a, b;
+
+	int kmsg = tp_kmsg_at_end();
+	tp_serial_open_pair_at(tc, &p, &a, &b, 0);
+	tp_serial_save(a, &s0);
+	ATF_REQUIRE_EQ_MSG(s0.flags & DEFUNCT_FLAGS, 0, "defunct flags already "
+			   "set: %#x", s0.flags);
+	r = s0;
+	r.flags |= DEFUNCT_FLAGS;
+	if (ioctl(a, TIOCSSERIAL, &r) != 0)
+		atf_tc_fail("TIOCSSERIAL with the defunct flags: %s", strerror(errno));
+	ATF_REQUIRE(tp_attr_read("/proc/self/comm", comm, sizeof comm));
+	snprintf(want, sizeof want, "'%s' is using deprecated serial flags (with no "
+		 "effect): %.8x", comm, DEFUNCT_FLAGS);
+	tp_kmsg_expect(kmsg, want, NULL, "the kernel's warning about the defunct flags");
+	close(kmsg);
+	tp_uart_gserial(a, &s1);
+	ATF_CHECK_EQ_MSG(s1.flags & DEFUNCT_FLAGS, DEFUNCT_KEPT, "TIOCGSERIAL "
+			 "flags %#x, want %#x of the defunct ones", s1.flags,
+			 DEFUNCT_KEPT);
+	tp_pattern(data, sizeof data, 41);
+	tp_serial_transfer(a, b, data, sizeof data, TP_WAIT_MS,
+			   "64 bytes A to B with the defunct flags set");
+	tp_serial_transfer(b, a, data, sizeof data, TP_WAIT_MS,
+			   "64 bytes B to A with the defunct flags set");
+	tp_serial_put_back();
+}
+
+/* The last close of fd (the port's only open) and an open of the port
+ * again, which starts it up; the flags go back through the new one. */
+static int
+restart(int fd, const char *path)
+{
+	tp_uart_close_as_is(fd);
+	fd = tp_uart_open(path, 0);
+	tp_serial_put_back_fd(fd);
+	return fd;
+}
+
+TP_CASE_ROOT(fourport_leaves_out2_to_the_board, TP_LINUX,
+	     "With setserial's fourport (ASYNC_FOURPORT: an AST FourPort board, "
+	     "which enables its interrupts through a register of its own), an "
+	     "open of a port that has an interrupt leaves OUT2 low, and the "
+	     "last close raises OUT1 (the board's reset): TIOCMGET after the "
+	     "next open shows OUT1 and no OUT2; without the flag the next open "
+	     "raises OUT2 again")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0;
+
+	/* The driver writes the board's register, I/O port (iobase & 0xfe0) |
+	 * 0x1f, at every open and close: nothing on QEMU's PC, anything on
+	 * a real machine. */
+	qemu_pair(tc, &p, "the flag writes an I/O port of the board it names");
+	int a = tp_uart_open(p.a, 0);
+	tp_uart_gserial(a, &s0);
+	if (s0.irq == 0)
+		atf_tc_skip("port A is polled (no interrupt): the driver raises "
+			    "OUT2 only for a port with one");
+	if (s0.io_type != SERIAL_IO_PORT)
+		atf_tc_skip("port A is not in I/O space (io_type %d): a FourPort "
+			    "board's register is an I/O port", s0.io_type);
+	tp_serial_add_flags(a, &s0, ASYNC_FOURPORT, "ASYNC_FOURPORT");
+	/* OUT2 from the open before the flag: the next open decides it. */
+	tp_uart_mbic(a, TIOCM_OUT1 | TIOCM_OUT2);
+	a = restart(a, p.a);
+	int m = tp_uart_mget(a);
+	ATF_CHECK_MSG(!(m & TIOCM_OUT2), "with fourport, the open raised OUT2: "
+		      "TIOCMGET %s", tp_tiocm_str(m));
+	ATF_CHECK_MSG(m & TIOCM_OUT1, "with fourport, the last close left OUT1 "
+		      "low: TIOCMGET %s", tp_tiocm_str(m));
+	tp_serial_put_back();
+	tp_uart_mbic(a, TIOCM_OUT1 | TIOCM_OUT2);
+	a = restart(a, p.a);
+	m = tp_uart_mget(a);
+	ATF_CHECK_MSG(m & TIOCM_OUT2, "without fourport again, the open left OUT2 "
+		      "low: TIOCMGET %s", tp_tiocm_str(m));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, gserial_describes_16550a);
@@ -538,5 +640,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, sserial_close_times_round_trip);
 	ATF_TP_ADD_TC(tp, sserial_unprivileged_privileged_field_eperm);
 	ATF_TP_ADD_TC(tp, sserial_unprivileged_usr_flags_change);
+	ATF_TP_ADD_TC(tp, sserial_defunct_flags_warned_and_kept);
+	ATF_TP_ADD_TC(tp, fourport_leaves_out2_to_the_board);
 	return atf_no_error();
 }

@@ -4,7 +4,8 @@
  * spd_vhi flags make a request for 38400 baud mean 57600 / 115200
  * (uart_get_baud_rate's "kludge"), spd_shi / spd_warp 230400 / 460800 on a
  * port whose clock allows them; a rate beyond the clock gives the fastest
- * the clock makes.  The 8250 driver writes the rate it set back into
+ * the clock makes; magic_multiplier lets a port take a quarter and an eighth
+ * of its clock.  The 8250 driver writes the rate it set back into
  * termios, which is what tcgetattr shows. */
 #include <errno.h>
 #include <string.h>
@@ -156,6 +157,40 @@ TP_CASE_ROOT(spd_flag_beyond_the_clock_gives_its_fastest, TP_LINUX,
 	spd_flag(tc, 0, ASYNC_SPD_WARP, B115200, "ASYNC_SPD_WARP at baud_base 115200");
 }
 
+TP_CASE_ROOT(magic_multiplier_takes_clock_over_8_and_4, TP_LINUX,
+	     "With ASYNC_MAGIC_MULTIPLIER (setserial magic_multiplier: the "
+	     "divisors 0x8002 and 0x8001 of SMSC Super I/O chips) a port whose "
+	     "baud_base is 115200 takes 230400 and 460800 (its clock / 8 and / "
+	     "4): tcgetattr reads each back; without the flag each is refused "
+	     "by keeping the previous speed, B115200")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, req;
+
+	tp_serial_find(tc, &p);
+	int fd = tp_uart_open(p.a, 0);
+	tp_serial_save(fd, &s0);
+	ATF_REQUIRE_EQ_MSG(s0.baud_base, 115200, "baud_base %d to begin with",
+			   s0.baud_base);
+	ATF_REQUIRE_EQ_MSG(s0.flags & ASYNC_MAGIC_MULTIPLIER, 0, "the flag is "
+			   "already set: %#x", s0.flags);
+	ATF_REQUIRE_EQ(ask_speed(fd, B115200), B115200);
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B230400), B115200, "without the flag "
+			 "B230400 read back as %#o", (unsigned)speed_now(fd));
+	req = s0;
+	req.flags |= ASYNC_MAGIC_MULTIPLIER;
+	sserial(fd, &req, "ASYNC_MAGIC_MULTIPLIER");
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B230400), B230400, "with the flag "
+			 "B230400 read back as %#o", (unsigned)speed_now(fd));
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B460800), B460800, "with the flag "
+			 "B460800 read back as %#o", (unsigned)speed_now(fd));
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B115200), B115200, "with the flag "
+			 "B115200 read back as %#o", (unsigned)speed_now(fd));
+	tp_serial_put_back();
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B460800), B115200, "without the flag "
+			 "again B460800 read back as %#o", (unsigned)speed_now(fd));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, baud_base_caps_speed);
@@ -164,5 +199,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, spd_shi_38400_means_230400);
 	ATF_TP_ADD_TC(tp, spd_warp_38400_means_460800);
 	ATF_TP_ADD_TC(tp, spd_flag_beyond_the_clock_gives_its_fastest);
+	ATF_TP_ADD_TC(tp, magic_multiplier_takes_clock_over_8_and_4);
 	return atf_no_error();
 }

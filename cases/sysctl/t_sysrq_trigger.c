@@ -16,42 +16,6 @@
 
 #define TRIGGER "/proc/sysrq-trigger"
 
-/* /dev/kmsg positioned after the records already logged. */
-static int
-kmsg_at_end(void)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		atf_tc_skip("/dev/kmsg: %s: the case reads the kernel log", strerror(errno));
-	ATF_REQUIRE_MSG(lseek(fd, 0, SEEK_END) >= 0, "lseek /dev/kmsg: %s",
-			strerror(errno));
-	return fd;
-}
-
-/* Wait (TP_WAIT_MS) for a kernel log record holding the SysRq help. */
-static void
-expect_help_logged(int kmsg, const char *what)
-{
-	char rec[8192];
-	long long deadline = tp_now_ms() + TP_WAIT_MS;
-	tp_waiting_for(what);
-	while (tp_now_ms() < deadline) {
-		ssize_t n = read(kmsg, rec, sizeof rec - 1);
-		if (n < 0 && errno == EPIPE) /* overwritten records: read on */
-			continue;
-		if (n < 0 && errno == EAGAIN) {
-			tp_poll1(kmsg, POLLIN, 100);
-			continue;
-		}
-		ATF_REQUIRE_MSG(n >= 0, "read /dev/kmsg: %s", strerror(errno));
-		rec[n] = '\0';
-		if (strstr(rec, "sysrq: HELP") || strstr(rec, "SysRq : HELP"))
-			return;
-	}
-	atf_tc_fail("%s: no SysRq help line in the kernel log within %d ms", what,
-		    TP_WAIT_MS);
-}
-
 static void
 trigger(char key)
 {
@@ -68,13 +32,13 @@ TP_CASE_ROOT(help_key_logs_even_with_sysrq_disabled, TP_LINUX,
 	"(root) Writing 'h' to /proc/sysrq-trigger logs the SysRq help line, "
 	"also with kernel.sysrq 0: the mask does not apply to this file")
 {
-	int kmsg = kmsg_at_end();
+	int kmsg = tp_kmsg_at_end();
 	trigger('h');
-	expect_help_logged(kmsg, "the help after 'h'");
+	tp_kmsg_expect(kmsg, "sysrq: HELP", "SysRq : HELP", "the help after 'h'");
 	if (!tp_sysctl_set("/proc/sys/kernel/sysrq", 0))
 		atf_tc_fail("no kernel.sysrq sysctl although %s exists", TRIGGER);
 	trigger('h');
-	expect_help_logged(kmsg, "the help after 'h' with kernel.sysrq 0");
+	tp_kmsg_expect(kmsg, "sysrq: HELP", "SysRq : HELP", "the help after 'h' with kernel.sysrq 0");
 	close(kmsg);
 }
 

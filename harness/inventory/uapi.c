@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* uapi.c: the items the uapi headers define: the tty ioctls and the values
- * they take, termios flags and control characters, line disciplines
- * (inv_private.h).  Read line by line: #define NAME VALUE, with the
- * comment lines of termbits.h naming the field each block belongs to. */
+ * they take, termios flags and control characters, line disciplines, the
+ * flags of TIOCSSERIAL (inv_private.h).  Read line by line: #define NAME
+ * VALUE, with the comment lines of termbits.h naming the field each block
+ * belongs to. */
 #include "inv_private.h"
 #include "kutil.h"
 #include "rbuf.h"
@@ -267,11 +268,54 @@ static int ldiscs(struct inventory *inv, const char *src, char *err, size_t errl
 	return 0;
 }
 
+/* tty_flags.h: the flags of TIOCSSERIAL a program sets (serial_struct's
+ * flags, setserial's hup_notify, sak, spd_hi ...): ASYNC_X for each bit
+ * ASYNCB_X up to ASYNCB_LAST_USER, and the speed settings made of two
+ * bits (ASYNC_SPD_CUST, ASYNC_SPD_WARP); the masks are not flags. */
+static int serial_flags(struct inventory *inv, const char *src, char *err, size_t errlen)
+{
+	const char *rel = "include/uapi/linux/tty_flags.h";
+	const char *group = "ASYNC_* (TIOCSSERIAL flags)";
+	char path[PATH_MAX], where[300];
+	snprintf(path, sizeof path, "%s/%s", src, rel);
+	struct define *d;
+	size_t n = read_defines(path, &d, err, errlen), found = 0;
+	if (n == (size_t)-1)
+		return -1;
+	long last = -1;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(d[i].name, "ASYNCB_LAST_USER") && is_number(d[i].value))
+			last = strtol(d[i].value, NULL, 0);
+	for (size_t i = 0; i < n && last >= 0; i++) {
+		const char *nm = d[i].name;
+		char flag[80];
+		if (!strncmp(nm, "ASYNCB_", 7) && strcmp(nm, "ASYNCB_LAST_USER") &&
+		    is_number(d[i].value) && strtol(d[i].value, NULL, 0) <= last)
+			snprintf(flag, sizeof flag, "ASYNC_%s", nm + 7);
+		else if (!strncmp(nm, "ASYNC_SPD_", 10) && !strstr(nm, "_MASK") &&
+			 strstr(d[i].value, "ASYNC_SPD_"))
+			snprintf(flag, sizeof flag, "%s", nm);
+		else
+			continue;
+		src_of(where, sizeof where, rel, d[i].line);
+		inv_add(inv, flag, INV_ARG, group, where);
+		found++;
+	}
+	free(d);
+	if (last < 0 || found < 8) {
+		snprintf(err, errlen, "%s: %zu ASYNC_ flags up to ASYNCB_LAST_USER (%s)", path,
+			 found, last < 0 ? "not defined" : "too few");
+		return -1;
+	}
+	return 0;
+}
+
 int inv_uapi(struct inventory *inv, const char *src, char *err, size_t errlen)
 {
 	snprintf(inv->arch_dir, sizeof inv->arch_dir, "arch/x86");
 	if (ioctls(inv, src, err, errlen) < 0 || modem_bits(inv, src, err, errlen) < 0 ||
-	    termbits(inv, src, err, errlen) < 0 || ldiscs(inv, src, err, errlen) < 0)
+	    termbits(inv, src, err, errlen) < 0 || ldiscs(inv, src, err, errlen) < 0 ||
+	    serial_flags(inv, src, err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -81,10 +81,11 @@ ATF_TC_HEAD(reads_real_headers, tc)
 	atf_tc_set_md_var(tc, "descr", "The inventory of linux-source-6.12 has every tty "
 			  "ioctl of its ioctls.h (TIOCGPTPEER, TIOCSSERIAL ...) where the header "
 			  "defines it, N_GSM0710 registered by n_gsm.c with its GSMIOC ioctls, "
-			  "IUTF8 in c_iflag, N_SLIP not built for want of CONFIG_SLIP, the 8250's "
-			  "rx_trig_bytes, /proc/tty/drivers, the tty sysctls and pty.c's fdinfo "
-			  "key, the VT's KDGKBENT (linux/kd.h) and VT_WAITEVENT (linux/vt.h) "
-			  "built with drivers/tty/vt; the suite's pty/t_peer uses TIOCGPTPEER");
+			  "IUTF8 in c_iflag, ASYNC_SAK of tty_flags.h used by serial/t_rxbreak, "
+			  "N_SLIP not built for want of CONFIG_SLIP, the 8250's rx_trig_bytes, "
+			  "/proc/tty/drivers, the tty sysctls and pty.c's fdinfo key, the VT's "
+			  "KDGKBENT (linux/kd.h) and VT_WAITEVENT (linux/vt.h) built with "
+			  "drivers/tty/vt; the suite's pty/t_peer uses TIOCGPTPEER");
 	atf_tc_set_md_var(tc, "timeout", INV_TIMEOUT);
 }
 ATF_TC_BODY(reads_real_headers, tc)
@@ -152,6 +153,20 @@ ATF_TC_BODY(reads_real_headers, tc)
 	ATF_CHECK_STREQ(item(&inv, "CRTSCTS")->group, "c_cflag");
 	ATF_CHECK_STREQ(item(&inv, "VEOL2")->group, "c_cc");
 	ATF_CHECK_STREQ(item(&inv, "B19200")->alias, "EXTA");
+
+	/* TIOCSSERIAL's flags: the user bits of tty_flags.h and the speeds
+	 * made of two of them, not its masks nor the kernel's own bits. */
+	it = item(&inv, "ASYNC_SAK");
+	ATF_CHECK_EQ(it->kind, INV_ARG);
+	ATF_CHECK_STREQ(it->group, "ASYNC_* (TIOCSSERIAL flags)");
+	ATF_CHECK_MATCH("^include/uapi/linux/tty_flags.h:[0-9]+$", it->src);
+	ATF_CHECK_MSG(used_by(it, "serial/t_rxbreak:"), "ASYNC_SAK: serial/t_rxbreak not "
+		      "among its cases");
+	ATF_CHECK_STREQ(item(&inv, "ASYNC_MAGIC_MULTIPLIER")->group,
+			"ASYNC_* (TIOCSSERIAL flags)");
+	ATF_CHECK_STREQ(item(&inv, "ASYNC_SPD_WARP")->group, "ASYNC_* (TIOCSSERIAL flags)");
+	ATF_CHECK(!inv_find(&inv, "ASYNC_SPD_MASK"));
+	ATF_CHECK(!inv_find(&inv, "ASYNC_INITIALIZED"));
 
 	ATF_CHECK_MATCH("8250_port.c", item(&inv, "/sys/class/tty/ttyS*/rx_trig_bytes")->src);
 	ATF_CHECK_MATCH("tty_io.c", item(&inv, "/sys/class/tty/console/active")->src);
