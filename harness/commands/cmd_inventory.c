@@ -64,9 +64,13 @@ static void details(const struct inv_item *it, bool all)
 		printf("\n");
 		return;
 	}
-	size_t pty = on_driver(it, "pty"), uart = on_driver(it, "8250");
-	printf("%s%zu case%s (pty %zu, 8250 %zu)", why ? "; used by " : "  ", it->nuses,
-	       it->nuses == 1 ? "" : "s", pty, uart);
+	printf("%s%zu case%s (pty %zu, 8250 %zu", why ? "; used by " : "  ", it->nuses,
+	       it->nuses == 1 ? "" : "s", on_driver(it, "pty"), on_driver(it, "8250"));
+	static const char *const more[] = { "vt", "hvc", "usb-serial" };
+	for (size_t d = 0; d < sizeof more / sizeof *more; d++)
+		if (on_driver(it, more[d]))
+			printf(", %s %zu", more[d], on_driver(it, more[d]));
+	printf(")");
 	size_t shown = all ? it->nuses : it->nuses < 3 ? it->nuses : 3;
 	for (size_t i = 0; i < shown; i++)
 		printf("%s%s", all ? "\n      " : i ? ", " : ": ", it->uses[i].cas);
@@ -93,7 +97,7 @@ static void full(const struct inv_item *it)
 		printf(" (only a serial case counts: %s)", it->uart);
 	printf("\n");
 	for (size_t i = 0; i < it->nuses; i++)
-		printf("  %-5s %s\n", it->uses[i].driver, it->uses[i].cas);
+		printf("  %-10s %s\n", it->uses[i].driver, it->uses[i].cas);
 }
 
 static void summary(const struct inventory *inv, FILE *f)

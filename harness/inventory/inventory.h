@@ -30,7 +30,8 @@
  * tables, and atf/'s), is scanned for the names it says (ioctl and flag
  * names, string literals naming device, sysfs and proc paths) and the C
  * library calls that stand for ioctls (fixtures/inventory/libc).  A case in
- * cases/serial/ uses an item on the 8250, any other on a pty.
+ * cases/serial/ uses an item on the 8250, one in cases/vt/, cases/hvc/ or
+ * cases/usbserial/ on a VT, an hvc or a USB serial port, any other on a pty.
  *
  * Two small files beside it give reasons, one item a line:
  * fixtures/inventory/unreachable (items no case can reach in a guest) and
@@ -60,7 +61,7 @@ const char *inv_kind_name(enum inv_kind k); /* "ioctl", "termios" ... */
 
 struct inv_use {
 	char *cas;          /* area/t_program:case */
-	const char *driver; /* "8250" (cases/serial/) or "pty" */
+	const char *driver; /* "8250" (cases/serial/), "vt", "hvc", "usb-serial" or "pty" */
 };
 
 enum inv_status {

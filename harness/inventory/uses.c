@@ -285,11 +285,24 @@ static void use(struct inv_item *it, const char *cas, const char *driver)
 	it->uses[it->nuses++] = (struct inv_use){ xstrdup(cas), driver };
 }
 
+/* The driver a case of cases/AREA/ uses an item on (inventory.h). */
+static const char *area_driver(const char *area)
+{
+	static const char *const by_area[][2] = {
+		{ "serial", "8250" }, { "vt", "vt" }, { "hvc", "hvc" },
+		{ "usbserial", "usb-serial" },
+	};
+	for (size_t i = 0; i < sizeof by_area / sizeof *by_area; i++)
+		if (!strcmp(area, by_area[i][0]))
+			return by_area[i][1];
+	return "pty";
+}
+
 static void match_case(struct scan *sc, const struct closure *c, const char *cas,
 		       const char *area)
 {
 	struct inventory *inv = sc->inv;
-	const char *drv = !strcmp(area, "serial") ? "8250" : "pty";
+	const char *drv = area_driver(area);
 	for (size_t i = 0; i < c->nids; i++) {
 		/* K_NAME: the suite's spelling of a kernel definition its C
 		 * library hides (atf/tp_termios2.h: K_TCGETS2) */
