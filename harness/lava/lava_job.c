@@ -13,7 +13,7 @@
 
 /* The kernel command line of the local runner (run_qemu.c): LAVA adds no
  * -append of its own for a tmpfs kernel+ramdisk boot. */
-#define LAVA_CMDLINE "console=ttyS0,115200 panic=-1 8250.nr_uarts=8 rdinit=/init"
+#define LAVA_CMDLINE "console=ttyS0,115200o8 panic=-1 8250.nr_uarts=8 rdinit=/init"
 
 bool lava_filter_ok(const char *filter)
 {

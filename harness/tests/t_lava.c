@@ -55,7 +55,7 @@ ATF_TC_BODY(job_yaml_boots_kernel_ramdisk_uarts_and_suite, tc)
 	const char *y = rbuf_str(&b);
 	const char *want[] = {
 		"device_type: \"qemu\"\ntags: [\"ttypot-lab\"]",
-		"-append \\\"console=ttyS0,115200 panic=-1 8250.nr_uarts=8 rdinit=/init\\\"",
+		"-append \\\"console=ttyS0,115200o8 panic=-1 8250.nr_uarts=8 rdinit=/init\\\"",
 		"url: \"file:///x/vmlinuz\"",
 		"url: \"file:///x/initramfs.cpio.gz\"",
 		"overlays:\n          lava: true",
