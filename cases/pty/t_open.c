@@ -691,6 +691,33 @@ TP_CASE(master_close_removes_node, TP_LINUX,
 	tp_pty_close(&b);
 }
 
+TP_CASE(orphan_slave_reopen_eio, TP_LINUX,
+	"Once its master is closed, a slave cannot be opened again, not even "
+	"through the open slave's own /proc/self/fd link: that open fails with "
+	"EIO (a slave opens only while its master is open)")
+{
+	struct tp_pty p;
+	char fdp[64];
+
+	tp_pty_open(&p, TP_COOKED);
+	snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", p.slave);
+	int again = open(fdp, O_RDWR | O_NOCTTY);
+	ATF_REQUIRE_MSG(again >= 0, "reopening the slave through %s while the "
+			"master is open: %s", fdp, strerror(errno));
+	close(again);
+	tp_close_master(&p);
+	tp_wait_path_gone(p.name, "the node of the closed master's pair to disappear");
+	errno = 0;
+	again = open(fdp, O_RDWR | O_NOCTTY);
+	int err = errno;
+	if (again >= 0)
+		close(again);
+	ATF_CHECK_MSG(again < 0 && err == EIO, "reopening the orphan slave "
+		      "through %s: %s, want EIO", fdp,
+		      again >= 0 ? "success" : strerror(err));
+	tp_pty_close(&p);
+}
+
 /* Lowest descriptor number not in use (open returns the lowest). */
 static int
 lowest_free_fd(void)
@@ -851,6 +878,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, locked_open_failure_sets_io_error);
 	ATF_TP_ADD_TC(tp, many_pairs_isolated);
 	ATF_TP_ADD_TC(tp, master_close_removes_node);
+	ATF_TP_ADD_TC(tp, orphan_slave_reopen_eio);
 	ATF_TP_ADD_TC(tp, openpt_emfile_clean);
 	ATF_TP_ADD_TC(tp, fresh_slave_has_std_termios);
 	ATF_TP_ADD_TC(tp, fresh_master_ldisc_is_raw);
