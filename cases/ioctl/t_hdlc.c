@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* t_hdlc.c: the frame rules of the N_HDLC line discipline (n_hdlc.c's
+ * header states them): a write() is one frame, sent raw and whole, one
+ * longer than maxframe (4096) cut into frames; a read() returns one whole
+ * frame; FIONREAD gives
+ * the size of the next frame, not the sum of all; TCIFLUSH drops the frames
+ * not read; poll says POLLIN for a frame and POLLHUP once the other side
+ * closed.  On a pty: N_HDLC on the slave, the master an unframed byte
+ * stream.  A frame is one receive call, so the master writes one frame and
+ * the case waits for it before the next.  Needs the n_hdlc ldisc: skipped,
+ * naming it, where TIOCSETD cannot load it. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "ttypot.h"
+
+#ifndef N_HDLC
+#define N_HDLC 13
+#endif
+/* n_hdlc's maxframe module parameter, 4096 unless set at load. */
+#define MAXFRAME 4096
+
+static void
+open_hdlc(struct tp_pty *p)
+{
+	int ld = N_HDLC;
+
+	tp_pty_open(p, TP_RAW);
+	if (ioctl(p->slave, TIOCSETD, &ld) != 0)
+		atf_tc_skip("TIOCSETD N_HDLC (13) failed: %s: needs the n_hdlc "
+			    "line discipline (module n_hdlc)", strerror(errno));
+}
+
+static void
+close_hdlc(struct tp_pty *p)
+{
+	int ld = N_TTY;
+	ioctl(p->slave, TIOCSETD, &ld);
+	tp_pty_close(p);
+}
+
+/* A frame of len pattern bytes from the master, received by the slave (its
+ * first frame queued: POLLIN). */
+static void
+send_frame(struct tp_pty *p, size_t len, unsigned seed)
+{
+	char f[MAXFRAME];
+
+	tp_pattern(f, len, seed);
+	tp_write_all(p->master, f, len, "a frame from the master");
+	tp_wait_poll(p->slave, POLLIN, TP_WAIT_MS, "the frame on the slave");
+}
+
+static int
+fionread(int fd)
+{
+	int n = -1;
+	ATF_REQUIRE_MSG(ioctl(fd, FIONREAD, &n) == 0, "FIONREAD: %s", strerror(errno));
+	return n;
+}
+
+TP_CASE(write_goes_out_raw_and_whole, TP_LINUX,
+	"Each write() on an N_HDLC tty is one frame the driver gets whole and "
+	"raw: frames of 2, 100 and 4096 (maxframe) bytes written on the slave, "
+	"with OPOST and ONLCR set there, reach the master unchanged and in order "
+	"(a newline stays one byte), each write() returning its count")
+{
+	static char want[2 + 100 + MAXFRAME], got[sizeof want];
+	struct tp_pty p;
+	struct termios t;
+	const size_t len[] = { 2, 100, MAXFRAME };
+	size_t at = 0;
+
+	open_hdlc(&p);
+	tp_tc_get(p.slave, &t);
+	t.c_oflag |= OPOST | ONLCR;
+	tp_tc_set(p.slave, &t);
+	for (size_t i = 0; i < 3; i++) {
+		tp_pattern(want + at, len[i], 11 + (unsigned)i);
+		want[at + len[i] / 2] = '\n';
+		ssize_t n = write(p.slave, want + at, len[i]);
+		ATF_CHECK_MSG(n == (ssize_t)len[i], "write of a %zu-byte frame: %zd (%s)",
+			      len[i], n, n < 0 ? strerror(errno) : "short");
+		at += len[i];
+	}
+	tp_read_exact(p.master, got, at, 512, "the three frames on the master");
+	ATF_CHECK_MSG(memcmp(got, want, at) == 0, "the master read other bytes than "
+		      "the frames written");
+	close_hdlc(&p);
+}
+
+TP_CASE(write_above_maxframe_goes_out_in_frames, TP_LINUX,
+	"A write() longer than maxframe (4096 bytes) on an N_HDLC tty is not "
+	"refused: n_hdlc takes its first 4096 bytes as a frame and the tty "
+	"layer hands it the rest as the next, so write() returns all 4097 and "
+	"the master reads the 4097 bytes in order")
+{
+	static char big[MAXFRAME + 1], got[MAXFRAME + 1];
+	struct tp_pty p;
+
+	open_hdlc(&p);
+	tp_pattern(big, sizeof big, 12);
+	ssize_t n = write(p.slave, big, sizeof big);
+	ATF_CHECK_MSG(n == (ssize_t)sizeof big, "write of %zu bytes: %zd (%s)",
+		      sizeof big, n, n < 0 ? strerror(errno) : "short");
+	tp_read_exact(p.master, got, sizeof got, 512, "the 4097 bytes on the master");
+	ATF_CHECK_MSG(tp_pattern_check(got, sizeof got, 12) < 0, "the master read "
+		      "other bytes than were written");
+	close_hdlc(&p);
+}
+
+TP_CASE(read_returns_one_frame, TP_LINUX,
+	"A read() on an N_HDLC tty with room for more returns one frame whole: "
+	"with a 100-byte and a 50-byte frame received, a read of 4096 returns "
+	"the 100 bytes of the first, the next read the 50 of the second")
+{
+	char buf[MAXFRAME];
+	struct tp_pty p;
+
+	open_hdlc(&p);
+	send_frame(&p, 100, 21);
+	send_frame(&p, 50, 22);
+	ssize_t n = read(p.slave, buf, sizeof buf);
+	ATF_CHECK_MSG(n == 100 && tp_pattern_check(buf, 100, 21) < 0, "first read: "
+		      "%zd (%s), want the 100-byte frame", n,
+		      n < 0 ? strerror(errno) : "bytes");
+	tp_wait_poll(p.slave, POLLIN, TP_WAIT_MS, "the second frame");
+	n = read(p.slave, buf, sizeof buf);
+	ATF_CHECK_MSG(n == 50 && tp_pattern_check(buf, 50, 22) < 0, "second read: "
+		      "%zd (%s), want the 50-byte frame", n,
+		      n < 0 ? strerror(errno) : "bytes");
+	close_hdlc(&p);
+}
+
+TP_CASE(fionread_is_the_next_frame, TP_LINUX,
+	"FIONREAD on an N_HDLC tty gives the size of the next frame: 0 with "
+	"none, 100 with a 100-byte frame queued, and 0 again once it is read; "
+	"TIOCOUTQ is 0 with nothing to send")
+{
+	char buf[MAXFRAME];
+	struct tp_pty p;
+
+	open_hdlc(&p);
+	ATF_CHECK_EQ_MSG(fionread(p.slave), 0, "FIONREAD with no frame");
+	send_frame(&p, 100, 31);
+	ATF_CHECK_EQ_MSG(fionread(p.slave), 100, "FIONREAD with a 100-byte frame");
+	ATF_CHECK_EQ(read(p.slave, buf, sizeof buf), 100);
+	ATF_CHECK_EQ_MSG(fionread(p.slave), 0, "FIONREAD after the frame was read");
+	int outq = -1;
+	ATF_CHECK_MSG(ioctl(p.slave, TIOCOUTQ, &outq) == 0 && outq == 0,
+		      "TIOCOUTQ: %d (%s), want 0", outq, strerror(errno));
+	close_hdlc(&p);
+}
+
+TP_CASE(tciflush_drops_received_frames, TP_LINUX,
+	"tcflush(TCIFLUSH) on an N_HDLC tty discards the frames received and "
+	"not read: FIONREAD is 0, poll reports no POLLIN, and the next read "
+	"returns the frame received after the flush")
+{
+	char buf[MAXFRAME];
+	struct tp_pty p;
+
+	open_hdlc(&p);
+	send_frame(&p, 100, 41);
+	ATF_REQUIRE_MSG(tcflush(p.slave, TCIFLUSH) == 0, "tcflush: %s", strerror(errno));
+	ATF_CHECK_EQ_MSG(fionread(p.slave), 0, "FIONREAD after TCIFLUSH");
+	ATF_CHECK_MSG(!(tp_poll1(p.slave, POLLIN, 0) & POLLIN), "POLLIN after TCIFLUSH");
+	send_frame(&p, 30, 42);
+	ssize_t n = read(p.slave, buf, sizeof buf);
+	ATF_CHECK_MSG(n == 30 && tp_pattern_check(buf, 30, 42) < 0, "read after the "
+		      "flush: %zd (%s), want the 30-byte frame sent after it", n,
+		      n < 0 ? strerror(errno) : "bytes");
+	close_hdlc(&p);
+}
+
+static int
+read_a_frame(void *arg)
+{
+	int fd = *(int *)arg;
+	char buf[MAXFRAME];
+	ssize_t n = read(fd, buf, sizeof buf);
+	if (n != 64 || tp_pattern_check(buf, 64, 51) >= 0)
+		return tp_child_fail("blocking read: %zd (%s), want the 64-byte frame",
+				     n, n < 0 ? strerror(errno) : "bytes");
+	return 0;
+}
+
+TP_CASE(read_waits_for_a_frame, TP_LINUX,
+	"On an N_HDLC tty with no frame a non-blocking read() fails with "
+	"EAGAIN, and a blocking read() sleeps until a frame arrives and returns "
+	"it whole")
+{
+	char buf[16];
+	struct tp_pty p;
+	struct tp_child c;
+
+	open_hdlc(&p);
+	tp_set_nonblock(p.slave, true);
+	errno = 0;
+	ssize_t n = read(p.slave, buf, sizeof buf);
+	ATF_CHECK_MSG(n == -1 && errno == EAGAIN, "non-blocking read with no frame: "
+		      "%zd (%s), want EAGAIN", n, n < 0 ? strerror(errno) : "bytes");
+	tp_set_nonblock(p.slave, false);
+	tp_child_start(&c, read_a_frame, &p.slave);
+	tp_wait_blocked(c.pid, SYS_read, "the reader asleep in read(2), no frame yet");
+	char f[64];
+	tp_pattern(f, sizeof f, 51);
+	tp_write_all(p.master, f, sizeof f, "the frame for the sleeping reader");
+	tp_child_join(&c, TP_WAIT_MS, "the reader to return the frame");
+	close_hdlc(&p);
+}
+
+TP_CASE(poll_reports_hangup_of_the_other_side, TP_LINUX,
+	"poll() on an N_HDLC pty slave reports POLLOUT while it can take a "
+	"frame, POLLIN once a frame is queued, and POLLHUP once the master is "
+	"closed")
+{
+	struct tp_pty p;
+
+	open_hdlc(&p);
+	short ev = tp_poll1(p.slave, POLLIN | POLLOUT, 0);
+	ATF_CHECK_MSG(ev == POLLOUT, "poll with nothing queued: %#x, want POLLOUT", ev);
+	send_frame(&p, 10, 61);
+	tp_close_master(&p);
+	ev = tp_wait_poll(p.slave, POLLHUP, TP_WAIT_MS, "POLLHUP after the master's close");
+	ATF_CHECK_MSG(ev & POLLHUP, "poll after the master closed: %#x", ev);
+	int ld = N_TTY;
+	ioctl(p.slave, TIOCSETD, &ld);
+	tp_pty_close(&p);
+}
+
+ATF_TP_ADD_TCS(tp)
+{
+	ATF_TP_ADD_TC(tp, write_goes_out_raw_and_whole);
+	ATF_TP_ADD_TC(tp, write_above_maxframe_goes_out_in_frames);
+	ATF_TP_ADD_TC(tp, read_returns_one_frame);
+	ATF_TP_ADD_TC(tp, fionread_is_the_next_frame);
+	ATF_TP_ADD_TC(tp, tciflush_drops_received_frames);
+	ATF_TP_ADD_TC(tp, read_waits_for_a_frame);
+	ATF_TP_ADD_TC(tp, poll_reports_hangup_of_the_other_side);
+	return atf_no_error();
+}
