@@ -2,10 +2,9 @@
 /* t_hdlc.c: the frame rules of the N_HDLC line discipline (n_hdlc.c's
  * header states them): a write() is one frame, sent raw and whole, one
  * longer than maxframe (4096) cut into frames; a read() returns one whole
- * frame; FIONREAD gives
- * the size of the next frame, not the sum of all; TCIFLUSH drops the frames
- * not read; poll says POLLIN for a frame and POLLHUP once the other side
- * closed.  On a pty: N_HDLC on the slave, the master an unframed byte
+ * frame; FIONREAD gives the size of the next frame, not the sum of all;
+ * TCIFLUSH drops the frames not read; poll says POLLIN for a frame and
+ * POLLHUP once the other side closed.  On a pty: N_HDLC on the slave, the master an unframed byte
  * stream.  A frame is one receive call, so the master writes one frame and
  * the case waits for it before the next.  Needs the n_hdlc ldisc: skipped,
  * naming it, where TIOCSETD cannot load it. */
