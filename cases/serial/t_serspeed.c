@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tp_serial.h"
+#include "tp_termios2.h"
 
 static void
 sserial(int fd, const struct serial_struct *req, const char *what)
@@ -191,6 +192,51 @@ TP_CASE_ROOT(magic_multiplier_takes_clock_over_8_and_4, TP_LINUX,
 			 "again B460800 read back as %#o", (unsigned)speed_now(fd));
 }
 
+/* A clock of 1.6 MHz: baud_base 100000, below the port's 115200. */
+#define LOW_BAUD_BASE 100000
+
+TP_CASE_ROOT(speed_beyond_a_lowered_clock_is_clipped, TP_LINUX,
+	     "After root lowers baud_base below the port's speed (115200 to "
+	     "100000), a tcsetattr asking for more than the new clock makes "
+	     "(230400), the old speed being beyond it too, is not refused: the "
+	     "port runs at the fastest its clock makes, 100999 baud (the clock's "
+	     "limit with 1 % tolerance, less one): tcsetattr succeeds and "
+	     "TCGETS2 reads 100999 in and out.  [finding "
+	     "serial-baud-clip-divide-error: a kernel without the fix divides "
+	     "by zero there (an Oops) and leaves the port locked, so the case "
+	     "runs only with the Kyua variable oops_ok=yes]")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, req;
+	struct k_termios2 t2;
+
+	if (!atf_tc_has_config_var(tc, "oops_ok") ||
+	    strcmp(atf_tc_get_config_var(tc, "oops_ok"), "yes") != 0)
+		atf_tc_skip("oopses a kernel without the fix of finding "
+			    "serial-baud-clip-divide-error and leaves the port locked: "
+			    "run with -v oops_ok=yes (ttypot matrix --vars oops_ok=yes)");
+	tp_serial_find(tc, &p);
+	int fd = tp_uart_open(p.a, 0);
+	tp_serial_save(fd, &s0);
+	ATF_REQUIRE_EQ(ask_speed(fd, B115200), B115200);
+	req = s0;
+	req.baud_base = LOW_BAUD_BASE;
+	sserial(fd, &req, "baud_base 100000");
+	struct termios t;
+	tp_tc_get(fd, &t);
+	cfsetispeed(&t, B230400);
+	cfsetospeed(&t, B230400);
+	tp_waiting_for("tcsetattr of 230400 beyond a 100000 clock");
+	ATF_REQUIRE_MSG(tcsetattr(fd, TCSANOW, &t) == 0, "tcsetattr B230400: %s",
+			strerror(errno));
+	ATF_REQUIRE_MSG(ioctl(fd, K_TCGETS2, &t2) == 0, "TCGETS2: %s", strerror(errno));
+	ATF_CHECK_MSG(t2.c_ospeed == 100999 && t2.c_ispeed == 100999, "speeds %u in, "
+		      "%u out, want the clock's fastest, 100999", t2.c_ispeed, t2.c_ospeed);
+	tp_serial_put_back();
+	ATF_CHECK_EQ_MSG(ask_speed(fd, B115200), B115200, "with baud_base 115200 "
+			 "again B115200 read back as %#o", (unsigned)speed_now(fd));
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, baud_base_caps_speed);
@@ -200,5 +246,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, spd_warp_38400_means_460800);
 	ATF_TP_ADD_TC(tp, spd_flag_beyond_the_clock_gives_its_fastest);
 	ATF_TP_ADD_TC(tp, magic_multiplier_takes_clock_over_8_and_4);
+	ATF_TP_ADD_TC(tp, speed_beyond_a_lowered_clock_is_clipped);
 	return atf_no_error();
 }
