@@ -600,6 +600,13 @@ static bool take_resolved(struct mrun *r, struct resolver *rs, int wait_ms)
 	return got >= 0;
 }
 
+/* A kernel that Oopses and then says nothing, on the console or the
+ * results channel, for this long is dead: its column ends there (a panic,
+ * the cases not reported missing) instead of at the deadline.  Longer than
+ * a mutation run's KR_OOPS_SILENCE_S: an Oops a case survives must not
+ * cost the column its other results. */
+#define MATRIX_OOPS_SILENCE_S 60
+
 /* Resolve the kernels in a child while the ready ones run, -j at a time,
  * in spec order. */
 static void run_all(struct mrun *r)
@@ -607,7 +614,8 @@ static void run_all(struct mrun *r)
 	const struct cli *o = r->o;
 	r->ro = (struct run_opts){ .suite_dir = r->suite, .initramfs = r->initramfs,
 				   .cases_filter = o->cases, .deadline_s = o->deadline_s,
-				   .kyua_vars = o->kyua_vars };
+				   .kyua_vars = o->kyua_vars,
+				   .oops_silence_s = MATRIX_OOPS_SILENCE_S };
 	const struct run_opts ro = r->ro;
 	int maxjobs = o->jobs > 0 ? o->jobs : default_jobs();
 	/* With the others expected from the result cache, the column that

@@ -6,6 +6,7 @@
 #include "kutil.h"
 #include "proc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -94,7 +95,8 @@ struct seen {
 };
 
 /* The lines a kernel prints when it dies in a task (die(), BUG()): x86
- * prints "Oops: " before every oops, arm64 "Internal error: Oops"; and
+ * prints "Oops: " before every oops (6.12; older ones: x86_die_line), arm64
+ * "Internal error: Oops"; and
  * those it prints when a CPU or a task no longer gets on (an RCU stall, a
  * soft lockup, a hung task: a mutant looping in n_tty_read showed the
  * first, then nothing for good).  A WARN or a "BUG: sleeping function" is
@@ -108,11 +110,36 @@ static const char *const oops_marks[] = { "Oops: ", "kernel BUG at ",
 					  "BUG: soft lockup",
 					  "blocked for more than" };
 
+/* x86's die() line without the "Oops: " that 6.12 puts before it (6.1:
+ * "divide error: 0000 [#1] PREEMPT SMP", "general protection fault, ...:
+ * 0000 [#1]"): in a line holding ": NNNN [#N", where the event's name
+ * starts; else NULL. */
+static const char *
+x86_die_line(const char *line, size_t len)
+{
+	const char *end = line + len;
+	for (const char *p = memmem(line, len, " [#", 3); p;
+	     p = memmem(p + 3, (size_t)(end - p - 3), " [#", 3)) {
+		if (p - line < 6 || p[-6] != ':' || p[-5] != ' ')
+			continue;
+		bool hex = true;
+		for (int k = 4; k >= 1; k--)
+			hex &= isxdigit((unsigned char)p[-k]) != 0;
+		if (!hex || p + 3 >= end || !isdigit((unsigned char)p[3]))
+			continue;
+		const char *ts = line[0] == '[' ? memchr(line, ']', (size_t)(p - line)) : NULL;
+		return ts ? ts + 1 : line; /* the event's name, after the timestamp */
+	}
+	return NULL;
+}
+
 static void
 note_oops(struct seen *s, const char *line, size_t len)
 {
-	for (size_t i = 0; i < sizeof oops_marks / sizeof *oops_marks && !s->oops; i++) {
-		const char *m = memmem(line, len, oops_marks[i], strlen(oops_marks[i]));
+	for (size_t i = 0; i <= sizeof oops_marks / sizeof *oops_marks && !s->oops; i++) {
+		const char *m = i < sizeof oops_marks / sizeof *oops_marks ?
+				memmem(line, len, oops_marks[i], strlen(oops_marks[i])) :
+				x86_die_line(line, len);
 		if (!m)
 			continue;
 		/* the whole line but its timestamp ("rcu: INFO: rcu_sched ...") */
@@ -215,7 +242,9 @@ watch_run(struct watch *w, struct run_outcome *out)
 			exited = true;
 			continue;
 		}
-		double quiet = s.now - (s.t_output > s.t_oops ? s.t_output : s.t_oops);
+		/* Quiet: no console line and no case result since the Oops. */
+		double last = s.t_output > s.t_oops ? s.t_output : s.t_oops;
+		double quiet = s.now - (s.t_result > last ? s.t_result : last);
 		if (w->oops_silence_s > 0 && s.oops && !s.end && quiet > w->oops_silence_s) {
 			ku_progress("%s: the kernel failed (%s) and has said nothing for "
 				    "%d s: it is dead, stopping it", w->who, s.oops_line,
