@@ -8,7 +8,7 @@
  * to a terminal without a loop rely on the first rule; the second is what
  * lets a loop resume at the right byte.  Writers to one tty take turns
  * (the tty's write lock, held for a whole write()): a second writer waits
- * for the first write to end, so two processes' lines never interleave,
+ * for the first write to end, so two processes' writes never interleave,
  * and a signal ends its wait with EINTR, nothing written.
  */
 #include <errno.h>
@@ -160,7 +160,9 @@ write_small(void *arg)
 	if (sigaction(SIGUSR1, &sa, NULL) != 0)
 		return tp_child_fail("sigaction: %s", strerror(errno));
 	memset(buf, 'B', sizeof buf);
-	ssize_t r[2] = { write(w->fd, buf, sizeof buf), errno };
+	ssize_t r[2];
+	r[0] = write(w->fd, buf, sizeof buf);
+	r[1] = errno;
 	if (write(w->res_w, r, sizeof r) != sizeof r)
 		return tp_child_fail("result pipe: %s", strerror(errno));
 	return 0;

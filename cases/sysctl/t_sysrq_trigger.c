@@ -7,7 +7,6 @@
  * line ("sysrq: HELP : ...") to the kernel log, read back from /dev/kmsg. */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,7 +37,8 @@ TP_CASE_ROOT(help_key_logs_even_with_sysrq_disabled, TP_LINUX,
 	if (!tp_sysctl_set("/proc/sys/kernel/sysrq", 0))
 		atf_tc_fail("no kernel.sysrq sysctl although %s exists", TRIGGER);
 	trigger('h');
-	tp_kmsg_expect(kmsg, "sysrq: HELP", "SysRq : HELP", "the help after 'h' with kernel.sysrq 0");
+	tp_kmsg_expect(kmsg, "sysrq: HELP", "SysRq : HELP",
+		       "the help after 'h' with kernel.sysrq 0");
 	close(kmsg);
 }
 
