@@ -38,6 +38,16 @@ tp_pty_open(struct tp_pty *p, enum tp_mode mode)
 }
 
 void
+tp_pty_open_ldisc(struct tp_pty *p, enum tp_mode mode, int ldisc, const char *name,
+		  const char *needs)
+{
+	tp_pty_open(p, mode);
+	if (ioctl(p->slave, TIOCSETD, &ldisc) != 0)
+		atf_tc_skip("TIOCSETD %s (%d) failed: %s: needs %s", name, ldisc,
+			    strerror(errno), needs);
+}
+
+void
 tp_close_slave(struct tp_pty *p)
 {
 	if (p->slave >= 0)

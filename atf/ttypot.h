@@ -146,6 +146,11 @@ struct tp_pty {
  * with O_NOCTTY, apply mode.  Fails the case on error. */
 void tp_pty_open(struct tp_pty *p, enum tp_mode mode);
 void tp_pty_open_flags(struct tp_pty *p, enum tp_mode mode, int master_flags);
+/* tp_pty_open, then the line discipline ldisc (its N_ name) on the slave;
+ * skips the case, saying what provides it (needs), where TIOCSETD refuses
+ * it (not built, its module not loadable, no CAP_SYS_ADMIN where needed). */
+void tp_pty_open_ldisc(struct tp_pty *p, enum tp_mode mode, int ldisc, const char *name,
+		       const char *needs);
 /* Close what is still open; safe to call twice. */
 void tp_pty_close(struct tp_pty *p);
 void tp_close_slave(struct tp_pty *p);

@@ -75,11 +75,8 @@ static const unsigned char UA_DLCI0[] = { 0xf9, 0x03, 0x73, 0x01, 0xd7, 0xf9 };
 static void
 attach(struct tp_pty *p)
 {
-	int ld = N_GSM0710;
-	tp_pty_open(p, TP_RAW);
-	if (ioctl(p->slave, TIOCSETD, &ld) != 0)
-		atf_tc_skip("TIOCSETD N_GSM0710 as root: %s: needs the n_gsm line "
-			    "discipline (CONFIG_N_GSM)", strerror(errno));
+	tp_pty_open_ldisc(p, TP_RAW, N_GSM0710, "N_GSM0710",
+			  "the n_gsm line discipline (CONFIG_N_GSM), as root");
 }
 
 static void

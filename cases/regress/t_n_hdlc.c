@@ -20,12 +20,8 @@
 static void
 open_hdlc(struct tp_pty *p)
 {
-	int ld = N_HDLC;
-
-	tp_pty_open(p, TP_RAW);
-	if (ioctl(p->slave, TIOCSETD, &ld) != 0)
-		atf_tc_skip("TIOCSETD N_HDLC (13) failed: %s: needs the n_hdlc "
-			    "line discipline (module n_hdlc)", strerror(errno));
+	tp_pty_open_ldisc(p, TP_RAW, N_HDLC, "N_HDLC",
+			  "the n_hdlc line discipline (module n_hdlc)");
 }
 
 /* One 100-byte frame written by the master, readable on the slave. */
