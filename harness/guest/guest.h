@@ -41,6 +41,11 @@ struct run_opts {
 				     ends as RUN_TIMEOUT at once, naming the
 				     last case reported; 0: wait for the
 				     deadline */
+	int after_last_case_s;    /* every case the begin line announced
+				     reported, then no end line for this long
+				     (the guest's Kyua or its report wedged):
+				     the run ends as RUN_TIMEOUT, nothing
+				     missing; 0: WATCH_AFTER_LAST_CASE_S */
 };
 
 enum run_end {

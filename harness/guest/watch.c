@@ -20,6 +20,10 @@
 #define AFTER_END_GRACE_S 20.0
 /* After a panic shows, QEMU gets this long to stop by itself (panic=-1). */
 #define AFTER_PANIC_GRACE_S 5.0
+/* After the last case the begin line announced, the guest's own reporting
+ * (fixtures/guest/run-suite.sh: Kyua's database read twice, the failures'
+ * output) gets this long to write the end line. */
+#define WATCH_AFTER_LAST_CASE_S 300
 
 int
 split_words(const char *s, char *buf, size_t buflen, const char **words,
@@ -89,6 +93,7 @@ struct seen {
 	double now;
 	double t_begin, t_end, t_panic, t_oops, t_output;
 	double t_result; /* the last begin or case line */
+	long expected, reported; /* the begin line's cases=N; case lines */
 	bool begin, end, panic, oops, banner;
 	char last_case[160]; /* the id of the last case reported */
 	char oops_line[160]; /* the first Oops line, its timestamp dropped */
@@ -168,7 +173,12 @@ on_result(void *arg, const char *line, size_t len)
 	 * seconds (a stall repeated) is not */
 	if (is_case || is_begin)
 		s->t_result = s->now;
+	if (is_begin && !s->begin) {
+		const char *n = strstr(line, " cases=");
+		s->expected = n ? strtol(n + 7, NULL, 10) : 0;
+	}
 	if (is_case) {
+		s->reported++;
 		const char *id = line + strlen(PROTO_MAGIC) + strlen("case ");
 		snprintf(s->last_case, sizeof s->last_case, "%.*s",
 			 (int)strcspn(id, " \r\n"), id);
@@ -218,7 +228,9 @@ watch_run(struct watch *w, struct run_outcome *out)
 	tail_open(&res, w->results, w->offset);
 	tail_open(&con, w->console, 0);
 	bool exited = false, killed = false, boot_late = false, dead = false,
-	     stalled = false, silent = false;
+	     stalled = false, silent = false, no_end = false;
+	int after_last = w->after_last_case_s > 0 ? w->after_last_case_s
+						  : WATCH_AFTER_LAST_CASE_S;
 	int st = 0;
 	double last_note = w->t0;
 	for (;;) {
@@ -263,6 +275,16 @@ watch_run(struct watch *w, struct run_outcome *out)
 				    s.last_case[0] ? s.last_case : "the begin line");
 			proc_kill(w->pid, 1000);
 			exited = killed = silent = true;
+			continue;
+		}
+		/* Every case in, and the guest never says it is done (its Kyua
+		 * aborted and what follows wedged): what it owes is in. */
+		if (s.begin && !s.end && s.expected > 0 && s.reported >= s.expected &&
+		    s.now - s.t_result > after_last) {
+			ku_progress("%s: all %ld cases reported, then no end line for %d s: "
+				    "stopping it", w->who, s.expected, after_last);
+			proc_kill(w->pid, 1000);
+			exited = killed = no_end = true;
 			continue;
 		}
 		/* An accelerator that never runs the kernel proper (nested KVM
@@ -333,6 +355,9 @@ watch_run(struct watch *w, struct run_outcome *out)
 	if (boot_late && out->end == RUN_TIMEOUT)
 		snprintf(out->err, sizeof out->err, "%s did not start the suite "
 			 "within the boot deadline of %d s", w->who, w->boot_deadline_s);
+	if (no_end && out->end == RUN_TIMEOUT)
+		snprintf(out->err, sizeof out->err, "all %ld cases reported, then no end "
+			 "line for %d s", s.expected, after_last);
 	out->case_silent = silent && out->end == RUN_TIMEOUT;
 	if (out->case_silent)
 		snprintf(out->err, sizeof out->err, "no case result for %d s after %.160s",
@@ -354,6 +379,7 @@ watch_spawn(const char *const argv[], const struct proc_opts *po,
 			  .oops_silence_s = o->oops_silence_s,
 			  .banner_s = o->banner_s,
 			  .case_silence_s = o->case_silence_s,
+			  .after_last_case_s = o->after_last_case_s,
 			  .results = results_path,
 			  .offset = off,
 			  .console = out->console_path,

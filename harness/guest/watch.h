@@ -26,6 +26,8 @@ struct watch {
 				   stalled; 0 never (run_opts) */
 	int case_silence_s;     /* begun, then no case result this long:
 				   stopped as hung; 0 never (run_opts) */
+	int after_last_case_s;  /* every case reported, then no end line
+				   this long: stopped (run_opts) */
 	const char *results;    /* results file, read from offset onwards */
 	long long offset;
 	const char *console;    /* scanned for panics when scan_panic */

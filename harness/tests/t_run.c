@@ -271,6 +271,49 @@ ATF_TC_BODY(oops_then_silence_is_dead, tc)
 	ATF_CHECK_MSG(proc_now() - t0 >= 6, "stopped after %.1f s", proc_now() - t0);
 }
 
+ATF_TC(all_cases_then_no_end_is_stopped);
+ATF_TC_HEAD(all_cases_then_no_end_is_stopped, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "a guest that reports every case its begin line "
+			  "announced and then never its end line (its Kyua aborted, what "
+			  "follows wedged) is stopped after_last_case_s later as RUN_TIMEOUT "
+			  "saying so, not at the deadline; one with a case still to report "
+			  "waits for the deadline, and one that ends is RUN_DONE");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(all_cases_then_no_end_is_stopped, tc)
+{
+	struct run_outcome out;
+	struct run_opts o = { .deadline_s = 30, .after_last_case_s = 3 };
+	const char *two = "$R begin uname=x arch=y cases=2\n"
+			  "$R case-hex a/t_x:one passed 1000 ''\n"
+			  "$R case-hex a/t_x:two passed 1000 ''\n";
+	char body[512];
+	snprintf(body, sizeof body, "%ssleep 100 &\nwait\n", two);
+	double t0 = proc_now();
+	watch_guest_opts(tc, body, &o, &out);
+	double took = proc_now() - t0;
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK_MSG(took >= 3 && took < 15, "stopped after %.1f s", took);
+	ATF_CHECK_MSG(strstr(out.err, "all 2 cases reported, then no end line for 3 s"),
+		      "%s", out.err);
+
+	/* One case of two: not all in, so the deadline decides. */
+	o.deadline_s = 6;
+	t0 = proc_now();
+	watch_guest_opts(tc, "$R begin uname=x arch=y cases=2\n"
+			 "$R case-hex a/t_x:one passed 1000 ''\nsleep 100 &\nwait\n", &o, &out);
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK_MSG(proc_now() - t0 >= 6, "stopped after %.1f s", proc_now() - t0);
+	ATF_CHECK_MSG(!strstr(out.err, "cases reported"), "%s", out.err);
+
+	/* Every case and the end line: done. */
+	o.deadline_s = 30;
+	snprintf(body, sizeof body, "t=$($R now)\n%s$R end 0 $t\n", two);
+	watch_guest_opts(tc, body, &o, &out);
+	ATF_CHECK_EQ(out.end, RUN_DONE);
+}
+
 ATF_TC(silent_case_is_a_hang);
 ATF_TC_HEAD(silent_case_is_a_hang, tc)
 {
@@ -536,6 +579,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, host_missing_script);
 	ATF_TP_ADD_TC(tp, oops_then_silence_is_dead);
 	ATF_TP_ADD_TC(tp, silent_case_is_a_hang);
+	ATF_TP_ADD_TC(tp, all_cases_then_no_end_is_stopped);
 	ATF_TP_ADD_TC(tp, no_banner_is_stalled);
 	ATF_TP_ADD_TC(tp, kvm_stall_lasts_the_boot);
 	ATF_TP_ADD_TC(tp, initramfs_tiny_suite);
