@@ -138,29 +138,37 @@ x86_die_line(const char *line, size_t len)
 	return NULL;
 }
 
+/* Where a line shows one of the marks above or an x86 die line; NULL. */
+static const char *
+oops_mark(const char *line, size_t len)
+{
+	for (size_t i = 0; i < sizeof oops_marks / sizeof *oops_marks; i++) {
+		const char *m = memmem(line, len, oops_marks[i], strlen(oops_marks[i]));
+		if (m)
+			return m;
+	}
+	return x86_die_line(line, len);
+}
+
 static void
 note_oops(struct seen *s, const char *line, size_t len)
 {
-	for (size_t i = 0; i <= sizeof oops_marks / sizeof *oops_marks && !s->oops; i++) {
-		const char *m = i < sizeof oops_marks / sizeof *oops_marks ?
-				memmem(line, len, oops_marks[i], strlen(oops_marks[i])) :
-				x86_die_line(line, len);
-		if (!m)
-			continue;
-		/* the whole line but its timestamp ("rcu: INFO: rcu_sched ...") */
-		const char *ts = line[0] == '[' ? memchr(line, ']', (size_t)(m - line)) : NULL;
-		if (ts) {
-			m = ts + 1;
-			while (m < line + len && *m == ' ')
-				m++;
-		}
-		size_t n = len - (size_t)(m - line);
-		while (n && (m[n - 1] == '\n' || m[n - 1] == '\r'))
-			n--;
-		snprintf(s->oops_line, sizeof s->oops_line, "%.*s", (int)n, m);
-		s->oops = true;
-		s->t_oops = s->now;
+	const char *m = s->oops ? NULL : oops_mark(line, len);
+	if (!m)
+		return;
+	/* the whole line but its timestamp ("rcu: INFO: rcu_sched ...") */
+	const char *ts = line[0] == '[' ? memchr(line, ']', (size_t)(m - line)) : NULL;
+	if (ts) {
+		m = ts + 1;
+		while (m < line + len && *m == ' ')
+			m++;
 	}
+	size_t n = len - (size_t)(m - line);
+	while (n && (m[n - 1] == '\n' || m[n - 1] == '\r'))
+		n--;
+	snprintf(s->oops_line, sizeof s->oops_line, "%.*s", (int)n, m);
+	s->oops = true;
+	s->t_oops = s->now;
 }
 
 static void
@@ -173,10 +181,6 @@ on_result(void *arg, const char *line, size_t len)
 	 * seconds (a stall repeated) is not */
 	if (is_case || is_begin)
 		s->t_result = s->now;
-	if (is_begin && !s->begin) {
-		const char *n = strstr(line, " cases=");
-		s->expected = n ? strtol(n + 7, NULL, 10) : 0;
-	}
 	if (is_case) {
 		s->reported++;
 		const char *id = line + strlen(PROTO_MAGIC) + strlen("case ");
@@ -186,6 +190,8 @@ on_result(void *arg, const char *line, size_t len)
 	if (!s->begin && is_begin) {
 		s->begin = true;
 		s->t_begin = s->now;
+		const char *n = strstr(line, " cases=");
+		s->expected = n ? strtol(n + 7, NULL, 10) : 0;
 	} else if (!s->end && line_is(line, len, "end")) {
 		s->end = true;
 		s->t_end = s->now;

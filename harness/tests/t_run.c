@@ -219,9 +219,10 @@ ATF_TC_HEAD(oops_then_silence_is_dead, tc)
 	atf_tc_set_md_var(tc, "descr", "with oops_silence_s, a guest whose console shows an "
 			  "Oops and then nothing more is stopped once that long has passed, as "
 			  "RUN_PANIC naming the Oops, not at the deadline, and so is one that "
-			  "reports an RCU stall; a guest that goes on reporting after an Oops or "
-			  "a stall runs to its end; without it the dead guest waits "
-			  "for the deadline (RUN_TIMEOUT)");
+			  "reports an RCU stall or 6.1's x86 die line (divide error: 0000 "
+			  "[#1]); a guest that goes on reporting after an Oops or a stall runs "
+			  "to its end; without it the dead guest waits for the deadline "
+			  "(RUN_TIMEOUT)");
 	atf_tc_set_md_var(tc, "timeout", "120");
 }
 ATF_TC_BODY(oops_then_silence_is_dead, tc)
@@ -257,6 +258,13 @@ ATF_TC_BODY(oops_then_silence_is_dead, tc)
 		    "sleep 100 &\nwait\n", 3, 0, 60, &out);
 	ATF_CHECK_EQ(out.end, RUN_PANIC);
 	ATF_CHECK_MSG(strstr(out.err, "rcu: INFO: rcu_sched self-detected stall on CPU"), "%s",
+		      out.err);
+	/* 6.1's x86 die line, which has no "Oops: " before it */
+	watch_guest(tc, "$R begin uname=x arch=y cases=2\n"
+		    "echo '[   25.841] divide error: 0000 [#1] PREEMPT SMP NOPTI' >&2\n"
+		    "sleep 100 &\nwait\n", 3, 0, 60, &out);
+	ATF_CHECK_EQ(out.end, RUN_PANIC);
+	ATF_CHECK_MSG(strstr(out.err, "(divide error: 0000 [#1] PREEMPT SMP NOPTI)"), "%s",
 		      out.err);
 	/* ... but a stall the guest gets over (a starved vCPU) is not */
 	watch_guest(tc, "t=$($R now)\n$R begin uname=x arch=y cases=6\n" STALL_LINES
