@@ -28,6 +28,11 @@ size_t mutation_tally_scored(const struct mutation_tally *t)
 	return mutation_tally_killed(t) + t->n[MS_SURVIVED];
 }
 
+size_t mutation_tally_scored_all(const struct mutation_tally *t)
+{
+	return mutation_tally_scored(t) + t->n[MS_NOT_COVERED];
+}
+
 /* Wilson (1927): unlike p +- z*sqrt(p(1-p)/n) it stays inside [0, 1] and
  * does not collapse to a point at 0 or n kills, which small per-file
  * samples hit. */

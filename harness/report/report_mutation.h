@@ -62,6 +62,9 @@ void mutation_tally_add(struct mutation_tally *t, const struct mutant *m);
 size_t mutation_tally_killed(const struct mutation_tally *t);
 /* the score's denominator: killed + survived */
 size_t mutation_tally_scored(const struct mutation_tally *t);
+/* The scored ones and the not covered (undetected by any case, as a user
+ * meets them): the denominator of the score of all mutants. */
+size_t mutation_tally_scored_all(const struct mutation_tally *t);
 
 /* The 95 % Wilson score interval of k successes in n trials, as fractions
  * (0..1); false (nothing set) when n is 0. */

@@ -9,8 +9,8 @@
 
 static const char tally_head[] =
 	" | generated | equivalent | not covered | uncompilable | killed | of which timeout "
-	"| of which warning | survived | error | pending | score | 95 % interval |\n"
-	"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+	"| of which warning | survived | error | pending | score | 95 % interval | score of all |\n"
+	"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n";
 
 /* "9/10 = 90.0 %" and "59.6-98.2 %", or "-" when nothing was scored. */
 static void score_cells(struct rbuf *b, const struct mutation_tally *t)
@@ -25,6 +25,17 @@ static void score_cells(struct rbuf *b, const struct mutation_tally *t)
 		  100 * lo, 100 * hi);
 }
 
+/* "9/12 = 75.0 %": the kills over every mutant a case could have caught,
+ * the not covered counted as undetected; "-" when there is none. */
+static void score_all_cell(struct rbuf *b, const struct mutation_tally *t)
+{
+	size_t k = mutation_tally_killed(t), a = mutation_tally_scored_all(t);
+	if (a == 0)
+		rbuf_add(b, " - |");
+	else
+		rbuf_addf(b, " %zu/%zu = %.1f %% |", k, a, 100.0 * (double)k / (double)a);
+}
+
 static void tally_row(struct rbuf *b, const char *label, bool bold,
 		      const struct mutation_tally *t)
 {
@@ -35,6 +46,7 @@ static void tally_row(struct rbuf *b, const char *label, bool bold,
 		  t->n[MS_UNCOMPILABLE], mutation_tally_killed(t), t->n[MS_KILLED_TIMEOUT],
 		  t->n[MS_KILLED_WARNING], t->n[MS_SURVIVED], t->n[MS_ERROR], t->n[MS_PENDING]);
 	score_cells(b, t);
+	score_all_cell(b, t);
 	rbuf_addc(b, '\n');
 }
 
@@ -106,7 +118,10 @@ static void explain(struct rbuf *b)
 		 "taint); those two are also shown apart.  Not covered, equivalent, "
 		 "uncompilable, error (could not be evaluated) and pending (not yet run) "
 		 "mutants are outside the score.  The interval is the 95 % Wilson score "
-		 "interval of the score as a binomial proportion.\n");
+		 "interval of the score as a binomial proportion.  The score of all "
+		 "(Stryker's mutation score, where the first is its score based on covered "
+		 "code) counts the not covered as what they are for a user, undetected: "
+		 "killed / (killed + survived + not covered).\n");
 }
 
 /* One Markdown table row, each cell escaped. */
@@ -251,6 +266,11 @@ void mutation_report_md(const struct mutant *m, size_t n,
 		  "%zu pending.\n", all.total, all.n[MS_EQUIVALENT], all.n[MS_NOT_COVERED],
 		  all.n[MS_UNCOMPILABLE], k, all.n[MS_KILLED_TIMEOUT], all.n[MS_KILLED_WARNING],
 		  all.n[MS_SURVIVED], all.n[MS_ERROR], all.n[MS_PENDING]);
+	size_t a = mutation_tally_scored_all(&all);
+	if (a)
+		rbuf_addf(b, "\n**Score of all %zu/%zu = %.1f %%**: the %zu not covered counted "
+			  "as undetected.\n", k, a, 100.0 * (double)k / (double)a,
+			  all.n[MS_NOT_COVERED]);
 	/* Verdicts given again (--rerun-survivors, --rerun): the score as it
 	 * was before, from each one's first verdict. */
 	size_t again = 0, turned = 0, kb = k, db = d;

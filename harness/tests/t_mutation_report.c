@@ -319,7 +319,9 @@ ATF_TC_HEAD(md_numbers, tc)
 {
 	atf_tc_set_md_var(tc, "descr", "mutation.md counts every status per file, per operator "
 			  "and overall, scores killed / (killed + survived) with its 95 % Wilson "
-			  "interval (9 of 10: 59.6-98.2 %), lists the survivors with their "
+			  "interval (9 of 10: 59.6-98.2 %) and, counting the not covered as "
+			  "undetected, killed / (killed + survived + not covered), lists the "
+			  "survivors with their "
 			  "function, text and covering programs, and the timeouts and warnings");
 }
 ATF_TC_BODY(md_numbers, tc)
@@ -342,20 +344,23 @@ ATF_TC_BODY(md_numbers, tc)
 		      "55.2-95.3 %); 17 generated, 1 equivalent, 1 not covered, 1 uncompilable, "
 		      "10 killed (1 by timeout, 1 by a kernel warning), 2 survived, 1 error, "
 		      "1 pending.\n");
+	/* the not covered one counted as undetected (Stryker's score of all) */
+	CHECK_HAS(md, "**Score of all 10/13 = 76.9 %**: the 1 not covered counted as "
+		      "undetected.\n");
 	CHECK_HAS(md, "| drivers/tty/tiny\\_ioctl.c | 7 | 1 | 1 | 1 | 1 | 0 | 0 | 1 | 1 | 1 | "
-		      "1/2 = 50.0 % | 9.5-90.5 % |\n");
+		      "1/2 = 50.0 % | 9.5-90.5 % | 1/3 = 33.3 % |\n");
 	CHECK_HAS(md, "| drivers/tty/tiny\\_tty.c | 10 | 0 | 0 | 0 | 9 | 1 | 1 | 1 | 0 | 0 | "
-		      "9/10 = 90.0 % | 59.6-98.2 % |\n");
+		      "9/10 = 90.0 % | 59.6-98.2 % | 9/10 = 90.0 % |\n");
 	CHECK_HAS(md, "| **all** | 17 | 1 | 1 | 1 | 10 | 1 | 1 | 2 | 1 | 1 | "
-		      "10/12 = 83.3 % | 55.2-95.3 % |\n");
+		      "10/12 = 83.3 % | 55.2-95.3 % | 10/13 = 76.9 % |\n");
 	CHECK_HAS(md, "| ror (relational operator replaced) | 4 | 0 | 0 | 0 | 4 | 1 | 0 | 0 | 0 | "
-		      "0 | 4/4 = 100.0 % | 51.0-100.0 % |\n");
+		      "0 | 4/4 = 100.0 % | 51.0-100.0 % | 4/4 = 100.0 % |\n");
 	CHECK_HAS(md, "| obo (integer constant off by one) | 4 | 0 | 0 | 1 | 1 | 0 | 0 | 1 | 0 | "
-		      "1 | 1/2 = 50.0 % | 9.5-90.5 % |\n");
+		      "1 | 1/2 = 50.0 % | 9.5-90.5 % | 1/2 = 50.0 % |\n");
 	CHECK_HAS(md, "| errno (errno constant replaced) | 3 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 1 | "
-		      "0 | 1/1 = 100.0 % | 20.7-100.0 % |\n");
+		      "0 | 1/1 = 100.0 % | 20.7-100.0 % | 1/1 = 100.0 % |\n");
 	CHECK_HAS(md, "| call (call statement removed) | 1 | 0 | 0 | 0 | 1 | 0 | 1 | 0 | 0 | 0 | "
-		      "1/1 = 100.0 % | 20.7-100.0 % |\n");
+		      "1/1 = 100.0 % | 20.7-100.0 % | 1/1 = 100.0 % |\n");
 	/* the per-file table comes before the per-operator one, both end in all */
 	const char *pf = strstr(md, "## Per file"), *po = strstr(md, "## Per operator");
 	ATF_CHECK(pf && po && pf < po && strstr(po, "| **all** | 17 |"));
@@ -694,7 +699,7 @@ ATF_TC_BODY(empty_run, tc)
 	char *md = slurp(path);
 	CHECK_HAS(md, "# ttypot generated mutants\n\n- Mutants: all 0 generated\n");
 	CHECK_HAS(md, "**Mutation score: none** (no mutant was killed or survived)");
-	CHECK_HAS(md, "| **all** | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | - | - |\n");
+	CHECK_HAS(md, "| **all** | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | - | - | - |\n");
 	free(md);
 	snprintf(path, sizeof path, "%s/out/mutation-report.json", dir);
 	struct rbuf out = {0};
