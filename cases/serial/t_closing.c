@@ -8,6 +8,7 @@
  * close discards it and returns at once. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -123,6 +124,91 @@ TP_CASE(vstart_while_closing_releases_output, TP_POSIX,
 	a_termios(p.a, &orig, true);
 }
 
+/* Only there to interrupt: installed without SA_RESTART. */
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+}
+
+struct opener {
+	const char *path;
+	bool want_eintr;
+};
+
+/* An open of A from another process while the closer holds it: with
+ * want_eintr, a SIGUSR1 handler without SA_RESTART and the open must fail
+ * EINTR; otherwise it must succeed, on a port whose output queue is
+ * empty (a new open of a port closed meanwhile). */
+static int
+opener_child(void *arg)
+{
+	const struct opener *c = arg;
+	bool want_eintr = c->want_eintr;
+	if (want_eintr) {
+		struct sigaction sa = { .sa_handler = on_usr1 };
+		if (sigaction(SIGUSR1, &sa, NULL) != 0)
+			return tp_child_fail("sigaction: %s", strerror(errno));
+	}
+	int fd = open(c->path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (want_eintr)
+		return fd < 0 && errno == EINTR ? 0
+		       : tp_child_fail("the open of A interrupted by a signal "
+				       "returned %s, want EINTR",
+				       fd >= 0 ? "a descriptor" : strerror(errno));
+	if (fd < 0)
+		return tp_child_fail("the open of A after its close: %s",
+				     strerror(errno));
+	int q = -1;
+	if (ioctl(fd, TIOCOUTQ, &q) != 0 || q != 0)
+		return tp_child_fail("TIOCOUTQ %d on the new open, want 0", q);
+	close(fd);
+	return 0;
+}
+
+TP_CASE(open_while_closing_waits_for_the_close, TP_LINUX,
+	"An open of A while A's last close waits for held output (the "
+	"peer's VSTOP) sleeps until that close ends: a signal whose handler "
+	"has no SA_RESTART ends it with EINTR; otherwise it returns once the "
+	"peer's VSTART lets the close finish, with an empty output queue, "
+	"and the peer receives the held bytes")
+{
+	struct tp_serial_pair p;
+	struct closer arg;
+	struct tp_child c, o1, o2;
+	char got[4];
+
+	tp_serial_find(tc, &p);
+	int b = tp_uart_open(p.b, 0);
+	struct termios orig;
+	a_termios(p.a, &orig, false);
+	arg.path = p.a;
+	tp_sync_open(&arg.sync);
+	tp_child_start(&c, closer_child, &arg);
+	tp_sync_parent_side(&arg.sync, &c);
+	tp_sync_await(&arg.sync, 'o', "the child to open A");
+	tp_write_str(b, "\023m", "VSTOP and a marker from B");
+	tp_sync_await(&arg.sync, 'w', "the child to queue 4 bytes on stopped A");
+	tp_wait_blocked(c.pid, SYS_close, "the close of A waiting for output");
+
+	struct opener first = { p.a, true }, second = { p.a, false };
+	tp_child_start(&o1, opener_child, &first);
+	tp_wait_blocked(o1.pid, SYS_openat, "an open of A behind its close");
+	ATF_REQUIRE_EQ(kill(o1.pid, SIGUSR1), 0);
+	tp_child_join(&o1, TP_WAIT_MS, "the interrupted open of A to return");
+
+	tp_child_start(&o2, opener_child, &second);
+	tp_wait_blocked(o2.pid, SYS_openat, "a second open of A behind its close");
+	tp_write_str(b, "\021", "VSTART from B while A closes");
+	tp_child_join(&c, TP_WAIT_MS, "the close of A to return after VSTART");
+	tp_child_join(&o2, TP_WAIT_MS, "the open of A to return after the close");
+	tp_sync_close(&arg.sync);
+	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "the held bytes on B");
+	ATF_CHECK_MSG(memcmp(got, "tail", 4) == 0, "B read \"%s\"",
+		      tp_esc(got, 4));
+	a_termios(p.a, &orig, true);
+}
+
 /* Open A alone, suspend its output with TCOOFF, queue 4 bytes and close
  * it: the last close. */
 static int
@@ -164,6 +250,7 @@ TP_CASE(tcooff_close_discards_output, TP_LINUX,
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, vstart_while_closing_releases_output);
+	ATF_TP_ADD_TC(tp, open_while_closing_waits_for_the_close);
 	ATF_TP_ADD_TC(tp, tcooff_close_discards_output);
 	return atf_no_error();
 }
