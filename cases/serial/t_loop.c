@@ -102,6 +102,33 @@ TP_CASE(loop_counts_tx_and_rx, TP_LINUX,
 	ATF_CHECK_EQ_MSG(c1.rx - c0.rx, 100, "rx moved by %d", c1.rx - c0.rx);
 }
 
+TP_CASE(crtscts_with_cts_low_holds_output_until_turned_off, TP_LINUX,
+	"Setting CRTSCTS while CTS is low (loop mode with RTS cleared: the "
+	"looped CTS follows RTS) stops A's output: 4 bytes written stay "
+	"queued (TIOCOUTQ 4) and none come back; clearing CRTSCTS again "
+	"restarts the output at once and the 4 bytes come back")
+{
+	int a, b;
+	char got[4];
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	tp_uart_loop(a, true);
+	tp_uart_mbic(a, TIOCM_RTS);
+	ATF_REQUIRE_MSG(!(tp_uart_mget(a) & TIOCM_CTS), "CTS %s with RTS "
+			"cleared in loop mode", tp_tiocm_str(tp_uart_mget(a)));
+	tp_uart_cflag(a, CRTSCTS, 0);
+	tp_write_str(a, "held", "4 bytes on A with CRTSCTS and CTS low");
+	tp_expect_quiet(a, "nothing back on A while CTS is low");
+	ATF_CHECK_EQ_MSG(tp_uart_outq(a), 4, "TIOCOUTQ %d with 4 bytes held",
+			 tp_uart_outq(a));
+	tp_uart_cflag(a, 0, CRTSCTS);
+	tp_uart_read_exact(a, got, 4, TP_WAIT_MS,
+			   "the held bytes back on A once CRTSCTS is off");
+	ATF_CHECK_MSG(memcmp(got, "held", 4) == 0, "A read \"%s\"",
+		      tp_esc(got, 4));
+	tp_expect_quiet(b, "nothing on B");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, loop_bit_reads_back);
@@ -109,5 +136,6 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, loop_carries_4k_intact);
 	ATF_TP_ADD_TC(tp, loop_off_restores_link);
 	ATF_TP_ADD_TC(tp, loop_counts_tx_and_rx);
+	ATF_TP_ADD_TC(tp, crtscts_with_cts_low_holds_output_until_turned_off);
 	return atf_no_error();
 }

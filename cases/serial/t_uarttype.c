@@ -253,6 +253,61 @@ AS_TYPE(as_16654, "16654")
 AS_TYPE(as_16850, "16850")
 AS_TYPE(as_16c950, "16C950")
 
+/* ---------------------------------------------------------------- no UART at all */
+
+TP_CASE_ROOT(type_none_opens_with_io_failing_eio, TP_LINUX,
+	     "As root, TIOCSSERIAL type none (setserial's uart none: "
+	     "PORT_UNKNOWN) leaves a line without a UART, and /proc/tty/"
+	     "driver/serial names it unknown; the line still opens (setserial "
+	     "must reach it), but read, write and TIOCMGET fail EIO while "
+	     "TIOCGSERIAL reads type none; TIOCSERCONFIG on that descriptor "
+	     "finds the chip's 16550A again, and the port opened anew carries "
+	     "bytes")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, s1;
+	char c = 'n', data[64];
+	int a, b, bits;
+
+	tp_serial_open_pair_at(tc, &p, &a, &b, 0);
+	tp_serial_save(a, &s0);
+	set_type(a, PORT_UNKNOWN, "none");
+	check_proc_name(p.a, "unknown");
+	tp_uart_close(a);
+
+	int fd = tp_uart_try_open(p.a, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	ATF_REQUIRE_MSG(fd >= 0, "open of the line with no UART: %s",
+			strerror(-fd));
+	errno = 0;
+	ATF_CHECK_MSG(write(fd, &c, 1) == -1 && errno == EIO, "write on the "
+		      "line with no UART: %s, want EIO",
+		      errno ? strerror(errno) : "it wrote");
+	errno = 0;
+	ATF_CHECK_MSG(read(fd, &c, 1) == -1 && errno == EIO, "read on the "
+		      "line with no UART: %s, want EIO",
+		      errno ? strerror(errno) : "it read");
+	errno = 0;
+	ATF_CHECK_MSG(ioctl(fd, TIOCMGET, &bits) == -1 && errno == EIO,
+		      "TIOCMGET on the line with no UART: %s, want EIO",
+		      errno ? strerror(errno) : "success");
+	tp_uart_gserial(fd, &s1);
+	ATF_CHECK_EQ_MSG(s1.type, PORT_UNKNOWN, "TIOCGSERIAL type %d, want "
+			 "none (%d)", s1.type, PORT_UNKNOWN);
+
+	ATF_REQUIRE_EQ_MSG(ioctl(fd, TIOCSERCONFIG), 0, "TIOCSERCONFIG on the "
+			   "line with no UART: %s", strerror(errno));
+	tp_uart_gserial(fd, &s1);
+	ATF_CHECK_EQ_MSG(s1.type, PORT_16550A, "after TIOCSERCONFIG the type "
+			 "is %d, want the chip's 16550A", s1.type);
+	tp_uart_close(fd);
+	a = tp_uart_open(p.a, 0);
+	tp_serial_put_back_fd(a);
+	tp_pattern(data, sizeof(data), 31);
+	tp_serial_transfer(a, b, data, sizeof(data), TP_WAIT_MS,
+			   "64 bytes A to B after autoconfig");
+	tp_serial_put_back();
+}
+
 /* ---------------------------------------------------------------- autoconfig's refusals */
 
 TP_CASE_ROOT(autoconfig_busy_ebusy, TP_LINUX,
@@ -485,6 +540,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, as_16654);
 	ATF_TP_ADD_TC(tp, as_16850);
 	ATF_TP_ADD_TC(tp, as_16c950);
+	ATF_TP_ADD_TC(tp, type_none_opens_with_io_failing_eio);
 	ATF_TP_ADD_TC(tp, autoconfig_busy_ebusy);
 	ATF_TP_ADD_TC(tp, autoconfig_unprivileged_eperm);
 	ATF_TP_ADD_TC(tp, rxtrig_rounds_down_closed_port);
