@@ -39,5 +39,14 @@ struct k_termios2 {
 #endif
 /* The input speed's CBAUD bits sit this far up in c_cflag (CIBAUD). */
 #define K_IBSHIFT 16
+/* The CBAUD code that takes the rate from c_ospeed/c_ispeed
+ * (asm-generic/termbits.h; powerpc: its own); glibc's termios.h lacks it. */
+#ifndef BOTHER
+#ifdef __powerpc__
+#define BOTHER 0x1f
+#else
+#define BOTHER 0010000
+#endif
+#endif
 
 #endif

@@ -101,6 +101,60 @@ TP_CASE(split_speed_on_link_still_carries_data, TP_LINUX,
 	ATF_CHECK_MSG(memcmp(got, "spd!", 4) == 0, "B read \"%s\"", tp_esc(got, 4));
 }
 
+/* TCSETS2 of a BOTHER rate on fd, both directions (CIBAUD 0: input as
+ * output); then TCGETS2 into t. */
+static void
+set_bother(int fd, speed_t rate, struct k_termios2 *t)
+{
+	ATF_REQUIRE_EQ_MSG(ioctl(fd, K_TCGETS2, t), 0, "TCGETS2: %s", strerror(errno));
+	t->c_cflag &= ~(CBAUD | (CBAUD << K_IBSHIFT));
+	t->c_cflag |= BOTHER;
+	t->c_ospeed = t->c_ispeed = rate;
+	ATF_REQUIRE_EQ_MSG(ioctl(fd, K_TCSETS2, t), 0, "TCSETS2 BOTHER %u: %s",
+			   rate, strerror(errno));
+	memset(t, 0, sizeof(*t));
+	ATF_REQUIRE_EQ_MSG(ioctl(fd, K_TCGETS2, t), 0, "TCGETS2: %s", strerror(errno));
+}
+
+TP_CASE(bother_rate_off_the_table_stays_bother, TP_LINUX,
+	"A rate no Bnnn code stands for (TCSETS2 BOTHER 50000, under the "
+	"clock's 115200) is kept as such: TCGETS2 reads CBAUD BOTHER and 50000 "
+	"in and out, and two ports set so carry bytes")
+{
+	struct k_termios2 t;
+	int a, b;
+	char got[4];
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	set_bother(b, 50000, &t);
+	set_bother(a, 50000, &t);
+	ATF_CHECK_EQ_MSG(t.c_cflag & CBAUD, BOTHER, "CBAUD %#o, want BOTHER",
+			 t.c_cflag & CBAUD);
+	ATF_CHECK_EQ_MSG(t.c_ospeed, 50000, "c_ospeed %u", t.c_ospeed);
+	ATF_CHECK_EQ_MSG(t.c_ispeed, 50000, "c_ispeed %u", t.c_ispeed);
+	tp_write_str(a, "50k!", "write on A at 50000");
+	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "bytes on B at 50000");
+	ATF_CHECK_MSG(memcmp(got, "50k!", 4) == 0, "B read \"%s\"", tp_esc(got, 4));
+}
+
+TP_CASE(bother_rate_of_a_code_reads_back_as_the_code, TP_LINUX,
+	"A BOTHER rate that is exactly a Bnnn rate (TCSETS2 BOTHER 57600) is "
+	"encoded back as that code: CBAUD reads B57600, TCGETS2 57600 in and "
+	"out, and cfgetospeed sees B57600")
+{
+	struct k_termios2 t;
+	struct termios g;
+	int a = open_a(tc);
+
+	set_bother(a, 57600, &t);
+	ATF_CHECK_EQ_MSG(t.c_cflag & CBAUD, B57600, "CBAUD %#o, want B57600 "
+			 "(%#o)", t.c_cflag & CBAUD, B57600);
+	ATF_CHECK_EQ_MSG(t.c_ospeed, 57600, "c_ospeed %u", t.c_ospeed);
+	ATF_CHECK_EQ_MSG(t.c_ispeed, 57600, "c_ispeed %u", t.c_ispeed);
+	tp_tc_get(a, &g);
+	ATF_CHECK_MSG(cfgetospeed(&g) == B57600, "cfgetospeed %#o", cfgetospeed(&g));
+}
+
 TP_CASE(character_sizes_read_back, TP_POSIX,
 	"CS5, CS6, CS7 and CS8 are each accepted and read back")
 {
@@ -177,6 +231,8 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, speed_above_clock_keeps_old);
 	ATF_TP_ADD_TC(tp, split_speed_reads_back_as_one_rate);
 	ATF_TP_ADD_TC(tp, split_speed_on_link_still_carries_data);
+	ATF_TP_ADD_TC(tp, bother_rate_off_the_table_stays_bother);
+	ATF_TP_ADD_TC(tp, bother_rate_of_a_code_reads_back_as_the_code);
 	ATF_TP_ADD_TC(tp, character_sizes_read_back);
 	ATF_TP_ADD_TC(tp, stop_bits_and_parity_read_back);
 	ATF_TP_ADD_TC(tp, clocal_hupcl_read_back);

@@ -16,15 +16,6 @@
 #include "tp_termios2.h"
 #include "ttypot.h"
 
-/* asm-generic/termbits.h (powerpc: its own); glibc's termios.h lacks it. */
-#ifndef BOTHER
-#ifdef __powerpc__
-#define BOTHER 0x1f
-#else
-#define BOTHER 0010000
-#endif
-#endif
-
 static const struct {
 	tcflag_t code;
 	speed_t rate;
@@ -105,6 +96,32 @@ TP_CASE(cibaud_sets_the_input_speed, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(every_input_speed_code_reads_back_as_its_rate, TP_LINUX,
+	"Each CBAUD code B50 ... B4000000 in CIBAUD, with B9600 out, is the "
+	"input speed the baud table gives that code, the codes above B38400 "
+	"(CBAUDEX) too: TCGETS2 reads it as c_ispeed, c_ospeed stays 9600 and "
+	"CIBAUD reads back as set")
+{
+	struct tp_pty p;
+	tp_pty_open(&p, TP_RAW);
+	for (size_t i = 1; i < NSPEEDS; i++) { /* B0 in CIBAUD: as output */
+		struct k_termios2 k;
+		get2(p.slave, &k);
+		k.c_cflag = (k.c_cflag & ~(CBAUD | CIBAUD)) | B9600 |
+			    ((tcflag_t)speeds[i].code << K_IBSHIFT);
+		set2(p.slave, K_TCSETS2, &k, speeds[i].name);
+		get2(p.slave, &k);
+		ATF_CHECK_EQ_MSG(k.c_ispeed, speeds[i].rate, "%s in: c_ispeed %u, "
+				 "want %u", speeds[i].name, k.c_ispeed, speeds[i].rate);
+		ATF_CHECK_EQ_MSG(k.c_ospeed, 9600, "%s in: c_ospeed %u, want 9600",
+				 speeds[i].name, k.c_ospeed);
+		ATF_CHECK_EQ_MSG(k.c_cflag & CIBAUD,
+				 (tcflag_t)speeds[i].code << K_IBSHIFT,
+				 "%s in: CIBAUD %#o", speeds[i].name, k.c_cflag & CIBAUD);
+	}
+	tp_pty_close(&p);
+}
+
 TP_CASE(bother_takes_any_rate, TP_LINUX,
 	"BOTHER (the CBAUDEX bit alone; powerpc: code 0x1f) in CBAUD and in "
 	"CIBAUD takes the rates "
@@ -178,6 +195,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, every_speed_code_reads_back_as_its_rate);
 	ATF_TP_ADD_TC(tp, cibaud_sets_the_input_speed);
+	ATF_TP_ADD_TC(tp, every_input_speed_code_reads_back_as_its_rate);
 	ATF_TP_ADD_TC(tp, bother_takes_any_rate);
 	ATF_TP_ADD_TC(tp, tcsetsw2_keeps_unread_input);
 	ATF_TP_ADD_TC(tp, tcsetsf2_discards_unread_input);
