@@ -4,7 +4,10 @@
  * longer than maxframe (4096) cut into frames; a read() returns one whole
  * frame; FIONREAD gives the size of the next frame, not the sum of all;
  * TCIFLUSH drops the frames not read; poll says POLLIN for a frame and
- * POLLHUP once the other side closed.  On a pty: N_HDLC on the slave, the master an unframed byte
+ * POLLHUP once the other side closed.  Frames written while the output is
+ * stopped (TCOOFF) wait in n_hdlc's few transmit buffers: a writer finding
+ * none free gets EAGAIN or sleeps, TIOCOUTQ is the next frame's size,
+ * TCOFLUSH drops them and TCOON sends them in order.  On a pty: N_HDLC on the slave, the master an unframed byte
  * stream.  A frame is one receive call, so the master writes one frame and
  * the case waits for it before the next.  Needs the n_hdlc ldisc: skipped,
  * naming it, where TIOCSETD cannot load it. */
@@ -230,6 +233,178 @@ TP_CASE(poll_reports_hangup_of_the_other_side, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+/* ---------------------------------------------------------------- frames waiting to go out */
+
+/* With the slave's output stopped (TCOOFF: pty_write takes nothing), write
+ * 100-byte frames (seeds 70, 71, ...) on the non-blocking slave until
+ * n_hdlc has no free transmit buffer and fails EAGAIN; returns how many it
+ * took.  The slave is left blocking. */
+static int
+fill_tx_queue(struct tp_pty *p)
+{
+	char f[100];
+	int taken = 0;
+
+	ATF_REQUIRE_EQ_MSG(tcflow(p->slave, TCOOFF), 0, "TCOOFF: %s", strerror(errno));
+	tp_set_nonblock(p->slave, true);
+	for (;;) {
+		tp_pattern(f, sizeof f, 70 + (unsigned)taken);
+		errno = 0;
+		ssize_t n = write(p->slave, f, sizeof f);
+		if (n == -1 && errno == EAGAIN)
+			break;
+		ATF_REQUIRE_MSG(n == (ssize_t)sizeof f, "write of frame %d with output "
+				"stopped: %zd (%s)", taken, n,
+				n < 0 ? strerror(errno) : "short");
+		/* n_hdlc keeps a few transmit buffers (3 in 6.x) */
+		ATF_REQUIRE_MSG(++taken <= 16, "16 frames taken with output stopped "
+				"and no EAGAIN");
+	}
+	tp_set_nonblock(p->slave, false);
+	return taken;
+}
+
+/* The master must read frames first .. first+n-1 (100 bytes each). */
+static void
+expect_frames(struct tp_pty *p, int first, int n, const char *what)
+{
+	char got[16 * 100];
+
+	tp_read_exact(p->master, got, (size_t)n * 100, 512, what);
+	for (int i = 0; i < n; i++)
+		ATF_CHECK_MSG(tp_pattern_check(got + i * 100, 100,
+					       70 + (unsigned)(first + i)) < 0,
+			      "%s: bytes %d-%d are not frame %d", what, i * 100,
+			      i * 100 + 99, first + i);
+	tp_expect_quiet(p->master, "no more bytes on the master");
+}
+
+TP_CASE(stopped_output_queues_frames_until_restarted, TP_LINUX,
+	"While an N_HDLC pty slave's output is stopped (TCOOFF) its frames "
+	"wait: each write() of a 100-byte frame returns 100 until n_hdlc's "
+	"transmit buffers are all taken, then a non-blocking write() fails "
+	"EAGAIN; TIOCOUTQ is the next frame's 100 bytes, the master reads "
+	"nothing; TCOON sends every waiting frame, whole and in order, and "
+	"TIOCOUTQ reads 0 again")
+{
+	struct tp_pty p;
+	int q = -1;
+
+	open_hdlc(&p);
+	int n = fill_tx_queue(&p);
+	ATF_CHECK_MSG(n >= 1, "no frame taken before EAGAIN");
+	ATF_CHECK_MSG(ioctl(p.slave, TIOCOUTQ, &q) == 0 && q == 100,
+		      "TIOCOUTQ %d with frames waiting, want the next frame's 100", q);
+	tp_expect_quiet(p.master, "nothing on the master while output is stopped");
+	ATF_REQUIRE_EQ_MSG(tcflow(p.slave, TCOON), 0, "TCOON: %s", strerror(errno));
+	expect_frames(&p, 0, n, "the waiting frames on the master after TCOON");
+	ATF_CHECK_MSG(ioctl(p.slave, TIOCOUTQ, &q) == 0 && q == 0,
+		      "TIOCOUTQ %d once the frames went out", q);
+	close_hdlc(&p);
+}
+
+TP_CASE(tcoflush_discards_waiting_frames, TP_LINUX,
+	"tcflush(TCOFLUSH) on an N_HDLC pty slave discards the frames waiting "
+	"behind stopped output: TIOCOUTQ reads 0, TCOON sends none of them, "
+	"and a frame written after the flush reaches the master alone")
+{
+	struct tp_pty p;
+	char f[100];
+	int q = -1;
+
+	open_hdlc(&p);
+	int n = fill_tx_queue(&p);
+	ATF_REQUIRE_EQ_MSG(tcflush(p.slave, TCOFLUSH), 0, "TCOFLUSH: %s",
+			   strerror(errno));
+	ATF_CHECK_MSG(ioctl(p.slave, TIOCOUTQ, &q) == 0 && q == 0,
+		      "TIOCOUTQ %d after TCOFLUSH", q);
+	ATF_REQUIRE_EQ_MSG(tcflow(p.slave, TCOON), 0, "TCOON: %s", strerror(errno));
+	tp_expect_quiet(p.master, "none of the flushed frames on the master");
+	tp_pattern(f, sizeof f, 70 + (unsigned)n);
+	tp_write_all(p.slave, f, sizeof f, "a frame after the flush");
+	expect_frames(&p, n, 1, "the frame written after the flush");
+	close_hdlc(&p);
+}
+
+/* A writer's descriptor, its frame's number (seed 70 + seed) and whether
+ * its write must end with EINTR rather than return 100. */
+struct waiting_writer {
+	int fd, seed;
+	bool want_eintr;
+};
+
+/* Only there to interrupt. */
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* In a child: one blocking write of the frame, a SIGUSR1 handler without
+ * SA_RESTART installed first. */
+static int
+write_a_frame(void *arg)
+{
+	const struct waiting_writer *w = arg;
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	char f[100];
+
+	if (sigaction(SIGUSR1, &sa, NULL) != 0)
+		return tp_child_fail("sigaction: %s", strerror(errno));
+	tp_pattern(f, sizeof f, 70 + (unsigned)w->seed);
+	errno = 0;
+	ssize_t n = write(w->fd, f, sizeof f);
+	if (w->want_eintr)
+		return n == -1 && errno == EINTR ? 0
+		       : tp_child_fail("the waiting write returned %zd (%s), want "
+				       "EINTR", n, n < 0 ? strerror(errno) : "bytes");
+	return n == (ssize_t)sizeof f ? 0
+	       : tp_child_fail("the waiting write returned %zd (%s), want 100",
+			       n, n < 0 ? strerror(errno) : "short");
+}
+
+TP_CASE(writer_waiting_for_a_buffer_goes_on_when_output_restarts, TP_LINUX,
+	"A blocking write() on an N_HDLC pty slave whose transmit buffers are "
+	"all taken by frames behind stopped output sleeps; TCOON sends the "
+	"waiting frames, which frees a buffer: the write returns 100 and its "
+	"frame follows the others in order")
+{
+	struct tp_pty p;
+	struct tp_child c;
+
+	open_hdlc(&p);
+	int n = fill_tx_queue(&p);
+	struct waiting_writer w = { p.slave, n, false };
+	tp_child_start(&c, write_a_frame, &w);
+	tp_wait_blocked_fd(c.pid, SYS_write, p.slave,
+			   "a writer asleep for a free frame buffer");
+	ATF_REQUIRE_EQ_MSG(tcflow(p.slave, TCOON), 0, "TCOON: %s", strerror(errno));
+	tp_child_join(&c, TP_WAIT_MS, "the waiting write to return");
+	expect_frames(&p, 0, n + 1, "the waiting frames and the writer's");
+	close_hdlc(&p);
+}
+
+TP_CASE(writer_waiting_for_a_buffer_ends_eintr_on_a_signal, TP_LINUX,
+	"A blocking write() on an N_HDLC pty slave asleep for a free transmit "
+	"buffer ends with EINTR when a signal arrives, and its frame is not "
+	"queued: after TCOON the master reads only the frames queued before")
+{
+	struct tp_pty p;
+	struct tp_child c;
+
+	open_hdlc(&p);
+	int n = fill_tx_queue(&p);
+	struct waiting_writer w = { p.slave, n, true };
+	tp_child_start(&c, write_a_frame, &w);
+	tp_wait_blocked_fd(c.pid, SYS_write, p.slave,
+			   "a writer asleep for a free frame buffer");
+	ATF_REQUIRE_EQ(kill(c.pid, SIGUSR1), 0);
+	tp_child_join(&c, TP_WAIT_MS, "the interrupted write to return");
+	ATF_REQUIRE_EQ_MSG(tcflow(p.slave, TCOON), 0, "TCOON: %s", strerror(errno));
+	expect_frames(&p, 0, n, "the frames queued before the interrupted write");
+	close_hdlc(&p);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, write_goes_out_raw_and_whole);
@@ -238,6 +413,10 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, fionread_is_the_next_frame);
 	ATF_TP_ADD_TC(tp, tciflush_drops_received_frames);
 	ATF_TP_ADD_TC(tp, read_waits_for_a_frame);
+	ATF_TP_ADD_TC(tp, stopped_output_queues_frames_until_restarted);
+	ATF_TP_ADD_TC(tp, tcoflush_discards_waiting_frames);
+	ATF_TP_ADD_TC(tp, writer_waiting_for_a_buffer_goes_on_when_output_restarts);
+	ATF_TP_ADD_TC(tp, writer_waiting_for_a_buffer_ends_eintr_on_a_signal);
 	ATF_TP_ADD_TC(tp, poll_reports_hangup_of_the_other_side);
 	return atf_no_error();
 }
