@@ -3,7 +3,8 @@
  * close waits (up to closing_wait, 30 s by default) for the output to
  * drain; meanwhile the line discipline still takes flow-control characters
  * (n_tty_receive_buf_closing), so a peer that stopped the port with VSTOP
- * can let the held output go with VSTART, and the close completes.  Output
+ * can let the held output go with VSTART (with IXANY, any character but
+ * INTR, QUIT and SUSP), and the close completes.  Output
  * the port itself suspended (tcflow TCOOFF) is not waited for at all: the
  * close discards it and returns at once. */
 #include <errno.h>
@@ -20,6 +21,7 @@
 
 struct closer {
 	const char *path;
+	tcflag_t iflag; /* IXON, with IXANY or not */
 	struct tp_sync sync;
 };
 
@@ -61,18 +63,28 @@ a_termios(const char *path, struct termios *t, bool put_back)
 	close(fd);
 }
 
-/* Open A alone (so the close is the last one), raw with IXON, let the
- * case stop its output, queue 4 bytes, close. */
+/* Open A alone (so the close is the last one), raw with IXON and the
+ * usual INTR, QUIT and SUSP characters, let the case stop its output, add
+ * c->iflag, queue 4 bytes, close. */
 static int
 closer_child(void *arg)
 {
 	struct closer *c = arg;
+	struct termios t;
 	char m;
 	int rc;
 
+	/* IXANY only once the VSTOP is taken: the marker would restart it */
 	int fd = open_alone_raw(c->path, IXON);
 	if (fd < 0)
 		return 1;
+	if (tcgetattr(fd, &t) != 0)
+		return tp_child_fail("tcgetattr: %s", strerror(errno));
+	t.c_cc[VINTR] = 003;
+	t.c_cc[VQUIT] = 034;
+	t.c_cc[VSUSP] = 032;
+	if (tcsetattr(fd, TCSANOW, &t) != 0)
+		return tp_child_fail("tcsetattr: %s", strerror(errno));
 	if ((rc = tp_child_post(&c->sync, 'o')) != 0)
 		return rc;
 	/* The case sends VSTOP then a marker: the marker read means the
@@ -80,6 +92,10 @@ closer_child(void *arg)
 	if (read(fd, &m, 1) != 1 || m != 'm')
 		return tp_child_fail("reading the marker after VSTOP: %s",
 				     strerror(errno));
+	t.c_iflag |= c->iflag;
+	if (tcsetattr(fd, TCSANOW, &t) != 0)
+		return tp_child_fail("tcsetattr iflag %#o: %s",
+				     (unsigned)c->iflag, strerror(errno));
 	if (write(fd, "tail", 4) != 4)
 		return tp_child_fail("write: %s", strerror(errno));
 	int q = -1;
@@ -90,6 +106,23 @@ closer_child(void *arg)
 	if (close(fd) != 0)
 		return tp_child_fail("close: %s", strerror(errno));
 	return 0;
+}
+
+/* Start closer_child on path with iflag, stop its output from B (fd b)
+ * and wait until its last close sleeps waiting for the 4 held bytes. */
+static void
+start_closer(struct closer *arg, struct tp_child *c, const char *path,
+	     tcflag_t iflag, int b)
+{
+	arg->path = path;
+	arg->iflag = iflag;
+	tp_sync_open(&arg->sync);
+	tp_child_start(c, closer_child, arg);
+	tp_sync_parent_side(&arg->sync, c);
+	tp_sync_await(&arg->sync, 'o', "the child to open A");
+	tp_write_str(b, "\023m", "VSTOP and a marker from B");
+	tp_sync_await(&arg->sync, 'w', "the child to queue 4 bytes on stopped A");
+	tp_wait_blocked(c->pid, SYS_close, "the close of A waiting for output");
 }
 
 TP_CASE(vstart_while_closing_releases_output, TP_POSIX,
@@ -106,17 +139,40 @@ TP_CASE(vstart_while_closing_releases_output, TP_POSIX,
 	int b = tp_uart_open(p.b, 0);
 	struct termios orig;
 	a_termios(p.a, &orig, false);
-	arg.path = p.a;
-	tp_sync_open(&arg.sync);
-	tp_child_start(&c, closer_child, &arg);
-	tp_sync_parent_side(&arg.sync, &c);
-	tp_sync_await(&arg.sync, 'o', "the child to open A");
-	tp_write_str(b, "\023m", "VSTOP and a marker from B");
-	tp_sync_await(&arg.sync, 'w', "the child to queue 4 bytes on stopped A");
-	tp_wait_blocked(c.pid, SYS_close, "the close of A waiting for output");
+	start_closer(&arg, &c, p.a, IXON, b);
 	tp_expect_quiet(b, "nothing from A while it is stopped");
 	tp_write_str(b, "\021", "VSTART from B while A closes");
 	tp_child_join(&c, TP_WAIT_MS, "the close of A to return after VSTART");
+	tp_sync_close(&arg.sync);
+	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "the held bytes on B");
+	ATF_CHECK_MSG(memcmp(got, "tail", 4) == 0, "B read \"%s\"",
+		      tp_esc(got, 4));
+	a_termios(p.a, &orig, true);
+}
+
+TP_CASE(ixany_while_closing_restarts_output_but_not_signal_chars, TP_LINUX,
+	"With IXON and IXANY, while A's last close waits for output held by "
+	"the peer's VSTOP, A's INTR, QUIT and SUSP characters from the peer "
+	"(^C, ^\\, ^Z) leave the output stopped and the close waiting; an "
+	"ordinary character restarts it: the close returns and the peer "
+	"receives the 4 held bytes")
+{
+	struct tp_serial_pair p;
+	struct closer arg;
+	struct tp_child c;
+	char got[4];
+
+	tp_serial_find(tc, &p);
+	int b = tp_uart_open(p.b, 0);
+	struct termios orig;
+	a_termios(p.a, &orig, false);
+	start_closer(&arg, &c, p.a, IXON | IXANY, b);
+	tp_write_str(b, "\003\034\032", "INTR, QUIT and SUSP from B while A closes");
+	tp_expect_quiet(b, "nothing from A after INTR, QUIT and SUSP");
+	tp_wait_blocked(c.pid, SYS_close, "the close of A still waiting after "
+			"INTR, QUIT and SUSP");
+	tp_write_str(b, "x", "an ordinary character from B while A closes");
+	tp_child_join(&c, TP_WAIT_MS, "the close of A to return after it");
 	tp_sync_close(&arg.sync);
 	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "the held bytes on B");
 	ATF_CHECK_MSG(memcmp(got, "tail", 4) == 0, "B read \"%s\"",
@@ -182,14 +238,7 @@ TP_CASE(open_while_closing_waits_for_the_close, TP_LINUX,
 	int b = tp_uart_open(p.b, 0);
 	struct termios orig;
 	a_termios(p.a, &orig, false);
-	arg.path = p.a;
-	tp_sync_open(&arg.sync);
-	tp_child_start(&c, closer_child, &arg);
-	tp_sync_parent_side(&arg.sync, &c);
-	tp_sync_await(&arg.sync, 'o', "the child to open A");
-	tp_write_str(b, "\023m", "VSTOP and a marker from B");
-	tp_sync_await(&arg.sync, 'w', "the child to queue 4 bytes on stopped A");
-	tp_wait_blocked(c.pid, SYS_close, "the close of A waiting for output");
+	start_closer(&arg, &c, p.a, IXON, b);
 
 	struct opener first = { p.a, true }, second = { p.a, false };
 	tp_child_start(&o1, opener_child, &first);
@@ -250,6 +299,7 @@ TP_CASE(tcooff_close_discards_output, TP_LINUX,
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, vstart_while_closing_releases_output);
+	ATF_TP_ADD_TC(tp, ixany_while_closing_restarts_output_but_not_signal_chars);
 	ATF_TP_ADD_TC(tp, open_while_closing_waits_for_the_close);
 	ATF_TP_ADD_TC(tp, tcooff_close_discards_output);
 	return atf_no_error();
