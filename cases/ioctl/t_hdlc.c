@@ -4,7 +4,8 @@
  * longer than maxframe (4096) cut into frames; a read() returns one whole
  * frame; FIONREAD gives the size of the next frame, not the sum of all;
  * TCIFLUSH drops the frames not read; poll says POLLIN for a frame and
- * POLLHUP once the other side closed.  Frames written while the output is
+ * POLLHUP once the other side closed (a master's too, where only the
+ * slave's close says so).  Frames written while the output is
  * stopped (TCOOFF) wait in n_hdlc's few transmit buffers: a writer finding
  * none free gets EAGAIN or sleeps, TIOCOUTQ is the next frame's size,
  * TCOFLUSH drops them and TCOON sends them in order.  On a pty: N_HDLC on the slave, the master an unframed byte
@@ -233,6 +234,32 @@ TP_CASE(poll_reports_hangup_of_the_other_side, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(poll_on_a_master_reports_its_slave_closed, TP_LINUX,
+	"poll() on an N_HDLC pty master reports POLLOUT while its slave is "
+	"open and POLLHUP once the slave is closed (the other side closed; "
+	"nothing hangs the master up)")
+{
+	struct tp_pty p;
+
+	tp_pty_open(&p, TP_RAW);
+	int ld = N_HDLC;
+	if (ioctl(p.master, TIOCSETD, &ld) != 0)
+		atf_tc_skip("TIOCSETD N_HDLC (%d) on a master failed: %s: needs the "
+			    "n_hdlc line discipline (module n_hdlc)", N_HDLC,
+			    strerror(errno));
+	short ev = tp_poll1(p.master, POLLIN | POLLOUT, 0);
+	ATF_CHECK_MSG(ev == POLLOUT, "poll on the master, slave open: %#x, want "
+		      "POLLOUT", ev);
+	tp_close_slave(&p);
+	ev = tp_wait_poll(p.master, POLLHUP, TP_WAIT_MS,
+			  "POLLHUP on the master after the slave's close");
+	ATF_CHECK_MSG(ev & POLLHUP, "poll on the master after the slave closed: "
+		      "%#x", ev);
+	ld = N_TTY;
+	ioctl(p.master, TIOCSETD, &ld);
+	tp_pty_close(&p);
+}
+
 /* ---------------------------------------------------------------- frames waiting to go out */
 
 /* With the slave's output stopped (TCOOFF: pty_write takes nothing), write
@@ -413,6 +440,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, fionread_is_the_next_frame);
 	ATF_TP_ADD_TC(tp, tciflush_drops_received_frames);
 	ATF_TP_ADD_TC(tp, read_waits_for_a_frame);
+	ATF_TP_ADD_TC(tp, poll_on_a_master_reports_its_slave_closed);
 	ATF_TP_ADD_TC(tp, stopped_output_queues_frames_until_restarted);
 	ATF_TP_ADD_TC(tp, tcoflush_discards_waiting_frames);
 	ATF_TP_ADD_TC(tp, writer_waiting_for_a_buffer_goes_on_when_output_restarts);

@@ -3,12 +3,16 @@
  * transmitter-empty bit (TIOCSERGETLSR) and the RS-485 and ISO 7816 modes,
  * which a port without them must refuse rather than pretend to take; and a
  * change of the port's line discipline, which the serial core passes on to
- * the driver (uart_set_ldisc) and which must leave the port as it was; and
+ * the driver (uart_set_ldisc) and which must leave the port as it was, and
+ * which first waits for the port's output to drain; and
  * the serial ioctls' own copies to and from user memory, which must fail
  * with EFAULT on an address the caller cannot use. */
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tp_serial.h"
@@ -184,12 +188,77 @@ TP_CASE(bad_addresses_fail_efault, TP_LINUX,
 		      tp_tiocm_str(tp_uart_mget(a)), tp_tiocm_str(lines0));
 }
 
+/* A TIOCSETD N_TTY to make on fd, and whether it must end with EINTR. */
+struct setd {
+	int fd;
+	bool want_eintr;
+};
+
+/* Only there to interrupt. */
+static void
+on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* In a child: the TIOCSETD, a SIGUSR1 handler without SA_RESTART
+ * installed first. */
+static int
+setd_child(void *arg)
+{
+	const struct setd *s = arg;
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	int ld = N_TTY;
+
+	if (sigaction(SIGUSR1, &sa, NULL) != 0)
+		return tp_child_fail("sigaction: %s", strerror(errno));
+	errno = 0;
+	int rc = ioctl(s->fd, TIOCSETD, &ld);
+	if (s->want_eintr)
+		return rc == -1 && errno == EINTR ? 0
+		       : tp_child_fail("the waiting TIOCSETD returned %d (%s), "
+				       "want EINTR", rc, strerror(errno));
+	return rc == 0 ? 0 : tp_child_fail("TIOCSETD after the output went: %s",
+					   strerror(errno));
+}
+
+TP_CASE(tiocsetd_waits_for_output_to_drain, TP_LINUX,
+	"TIOCSETD first waits until the tty's output has gone, even to the "
+	"discipline it has: with 4 bytes held on A by TCOOFF it sleeps, a "
+	"signal ends it with EINTR and the bytes stay queued (TIOCOUTQ 4); "
+	"after TCOON the bytes reach B and a waiting TIOCSETD returns 0")
+{
+	struct tp_child c1, c2;
+	int a, b, q = -1;
+	char got[4];
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	ATF_REQUIRE_EQ_MSG(tcflow(a, TCOOFF), 0, "TCOOFF: %s", strerror(errno));
+	tp_write_str(a, "held", "4 bytes on A with its output suspended");
+	struct setd first = { a, true }, second = { a, false };
+	tp_child_start(&c1, setd_child, &first);
+	tp_wait_blocked_fd(c1.pid, SYS_ioctl, a, "TIOCSETD asleep behind A's output");
+	ATF_REQUIRE_EQ(kill(c1.pid, SIGUSR1), 0);
+	tp_child_join(&c1, TP_WAIT_MS, "the interrupted TIOCSETD to return");
+	ATF_CHECK_MSG(ioctl(a, TIOCOUTQ, &q) == 0 && q == 4,
+		      "TIOCOUTQ %d after the interrupted TIOCSETD, want 4", q);
+	tp_expect_quiet(b, "nothing on B while A's output is suspended");
+
+	tp_child_start(&c2, setd_child, &second);
+	tp_wait_blocked_fd(c2.pid, SYS_ioctl, a, "a second TIOCSETD asleep");
+	ATF_REQUIRE_EQ_MSG(tcflow(a, TCOON), 0, "TCOON: %s", strerror(errno));
+	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "the 4 bytes on B after TCOON");
+	ATF_CHECK_MSG(memcmp(got, "held", 4) == 0, "B read \"%s\"", tp_esc(got, 4));
+	tp_child_join(&c2, TP_WAIT_MS, "TIOCSETD to return once the output went");
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, getlsr_temt_when_sent_or_held);
 	ATF_TP_ADD_TC(tp, rs485_absent_enotty);
 	ATF_TP_ADD_TC(tp, iso7816_absent_enotty);
 	ATF_TP_ADD_TC(tp, ldisc_change_keeps_the_port);
+	ATF_TP_ADD_TC(tp, tiocsetd_waits_for_output_to_drain);
 	ATF_TP_ADD_TC(tp, bad_addresses_fail_efault);
 	return atf_no_error();
 }
