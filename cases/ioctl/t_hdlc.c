@@ -234,6 +234,28 @@ TP_CASE(poll_reports_hangup_of_the_other_side, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(poll_reports_the_normal_band_bits, TP_LINUX,
+	"poll() on an N_HDLC tty asked for every read and write bit reports "
+	"POLLWRNORM with POLLOUT while it can take a frame, and POLLRDNORM "
+	"with POLLIN once a frame is queued (no priority band: never POLLPRI "
+	"or POLLRDBAND)")
+{
+	const short all = POLLIN | POLLRDNORM | POLLRDBAND | POLLPRI | POLLOUT |
+			  POLLWRNORM;
+	struct tp_pty p;
+
+	open_hdlc(&p);
+	short ev = tp_poll1(p.slave, all, 0);
+	ATF_CHECK_MSG(ev == (POLLOUT | POLLWRNORM), "poll with nothing queued: "
+		      "%#x, want POLLOUT|POLLWRNORM (%#x)", ev, POLLOUT | POLLWRNORM);
+	send_frame(&p, 10, 62);
+	ev = tp_poll1(p.slave, all, 0);
+	ATF_CHECK_MSG(ev == (POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM), "poll with "
+		      "a frame queued: %#x, want POLLIN|POLLRDNORM|POLLOUT|POLLWRNORM "
+		      "(%#x)", ev, POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM);
+	close_hdlc(&p);
+}
+
 TP_CASE(poll_on_a_master_reports_its_slave_closed, TP_LINUX,
 	"poll() on an N_HDLC pty master reports POLLOUT while its slave is "
 	"open and POLLHUP once the slave is closed (the other side closed; "
@@ -440,6 +462,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, fionread_is_the_next_frame);
 	ATF_TP_ADD_TC(tp, tciflush_drops_received_frames);
 	ATF_TP_ADD_TC(tp, read_waits_for_a_frame);
+	ATF_TP_ADD_TC(tp, poll_reports_the_normal_band_bits);
 	ATF_TP_ADD_TC(tp, poll_on_a_master_reports_its_slave_closed);
 	ATF_TP_ADD_TC(tp, stopped_output_queues_frames_until_restarted);
 	ATF_TP_ADD_TC(tp, tcoflush_discards_waiting_frames);
