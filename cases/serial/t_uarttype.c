@@ -308,6 +308,40 @@ TP_CASE_ROOT(type_none_opens_with_io_failing_eio, TP_LINUX,
 	tp_serial_put_back();
 }
 
+TP_CASE_ROOT(autoconfig_loopback_test_finds_the_chip, TP_LINUX,
+	     "With ASYNC_SKIP_TEST cleared (setserial's ^skip_test), "
+	     "TIOCSERCONFIG first checks that a UART is there by its loopback "
+	     "(in loop mode MSR must follow MCR: DCD and CTS for OUT2 and RTS); "
+	     "QEMU's 16550A passes, so autoconfig finds it (type 16550A, 16-byte "
+	     "FIFO, the flag still clear) and the port opened anew carries bytes")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, ss;
+	char data[64];
+	int a, b;
+
+	tp_serial_open_pair_at(tc, &p, &a, &b, 0);
+	tp_serial_save(a, &s0);
+	ss = s0;
+	ss.flags &= ~ASYNC_SKIP_TEST;
+	ATF_REQUIRE_EQ_MSG(ioctl(a, TIOCSSERIAL, &ss), 0, "TIOCSSERIAL clearing "
+			   "ASYNC_SKIP_TEST: %s", strerror(errno));
+	ATF_REQUIRE_EQ_MSG(ioctl(a, TIOCSERCONFIG), 0, "TIOCSERCONFIG with the "
+			   "loopback test: %s", strerror(errno));
+	tp_uart_gserial(a, &ss);
+	ATF_CHECK_EQ_MSG(ss.type, PORT_16550A, "after TIOCSERCONFIG with the "
+			 "loopback test the type is %d, want the chip's 16550A",
+			 ss.type);
+	ATF_CHECK_EQ_MSG(ss.xmit_fifo_size, 16, "FIFO %d bytes", ss.xmit_fifo_size);
+	ATF_CHECK_MSG(!(ss.flags & ASYNC_SKIP_TEST), "flags %#x: ASYNC_SKIP_TEST "
+		      "is back", ss.flags);
+	a = reopen(a, p.a);
+	tp_pattern(data, sizeof(data), 33);
+	tp_serial_transfer(a, b, data, sizeof(data), TP_WAIT_MS,
+			   "64 bytes A to B after autoconfig");
+	tp_serial_put_back();
+}
+
 /* ---------------------------------------------------------------- autoconfig's refusals */
 
 TP_CASE_ROOT(autoconfig_busy_ebusy, TP_LINUX,
@@ -541,6 +575,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, as_16850);
 	ATF_TP_ADD_TC(tp, as_16c950);
 	ATF_TP_ADD_TC(tp, type_none_opens_with_io_failing_eio);
+	ATF_TP_ADD_TC(tp, autoconfig_loopback_test_finds_the_chip);
 	ATF_TP_ADD_TC(tp, autoconfig_busy_ebusy);
 	ATF_TP_ADD_TC(tp, autoconfig_unprivileged_eperm);
 	ATF_TP_ADD_TC(tp, rxtrig_rounds_down_closed_port);
