@@ -412,6 +412,20 @@ write_a_frame(void *arg)
 			       n, n < 0 ? strerror(errno) : "short");
 }
 
+/* Fill the slave's transmit buffers (fill_tx_queue) and start w's writer
+ * on it, asleep for a free buffer; returns the frames queued before it. */
+static int
+start_waiting_writer(struct tp_pty *p, struct tp_child *c,
+		     struct waiting_writer *w, bool want_eintr)
+{
+	int n = fill_tx_queue(p);
+	*w = (struct waiting_writer){ p->slave, n, want_eintr };
+	tp_child_start(c, write_a_frame, w);
+	tp_wait_blocked_fd(c->pid, SYS_write, p->slave,
+			   "a writer asleep for a free frame buffer");
+	return n;
+}
+
 TP_CASE(writer_waiting_for_a_buffer_goes_on_when_output_restarts, TP_LINUX,
 	"A blocking write() on an N_HDLC pty slave whose transmit buffers are "
 	"all taken by frames behind stopped output sleeps; TCOON sends the "
@@ -420,13 +434,10 @@ TP_CASE(writer_waiting_for_a_buffer_goes_on_when_output_restarts, TP_LINUX,
 {
 	struct tp_pty p;
 	struct tp_child c;
+	struct waiting_writer w;
 
 	open_hdlc(&p);
-	int n = fill_tx_queue(&p);
-	struct waiting_writer w = { p.slave, n, false };
-	tp_child_start(&c, write_a_frame, &w);
-	tp_wait_blocked_fd(c.pid, SYS_write, p.slave,
-			   "a writer asleep for a free frame buffer");
+	int n = start_waiting_writer(&p, &c, &w, false);
 	ATF_REQUIRE_EQ_MSG(tcflow(p.slave, TCOON), 0, "TCOON: %s", strerror(errno));
 	tp_child_join(&c, TP_WAIT_MS, "the waiting write to return");
 	expect_frames(&p, 0, n + 1, "the waiting frames and the writer's");
@@ -440,13 +451,10 @@ TP_CASE(writer_waiting_for_a_buffer_ends_eintr_on_a_signal, TP_LINUX,
 {
 	struct tp_pty p;
 	struct tp_child c;
+	struct waiting_writer w;
 
 	open_hdlc(&p);
-	int n = fill_tx_queue(&p);
-	struct waiting_writer w = { p.slave, n, true };
-	tp_child_start(&c, write_a_frame, &w);
-	tp_wait_blocked_fd(c.pid, SYS_write, p.slave,
-			   "a writer asleep for a free frame buffer");
+	int n = start_waiting_writer(&p, &c, &w, true);
 	ATF_REQUIRE_EQ(kill(c.pid, SIGUSR1), 0);
 	tp_child_join(&c, TP_WAIT_MS, "the interrupted write to return");
 	ATF_REQUIRE_EQ_MSG(tcflow(p.slave, TCOON), 0, "TCOON: %s", strerror(errno));

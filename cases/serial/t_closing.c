@@ -108,21 +108,48 @@ closer_child(void *arg)
 	return 0;
 }
 
-/* Start closer_child on path with iflag, stop its output from B (fd b)
- * and wait until its last close sleeps waiting for the 4 held bytes. */
+/* A last close of A in progress: the pair, B's descriptor, the closer
+ * child and A's termios to put back. */
+struct closing {
+	struct tp_serial_pair p;
+	struct closer arg;
+	struct tp_child c;
+	struct termios orig;
+	int b;
+};
+
+/* Start closer_child on A with iflag, stop its output from B and wait
+ * until its last close sleeps waiting for the 4 held bytes. */
 static void
-start_closer(struct closer *arg, struct tp_child *c, const char *path,
-	     tcflag_t iflag, int b)
+begin_closing(const atf_tc_t *tc, struct closing *cl, tcflag_t iflag)
 {
-	arg->path = path;
-	arg->iflag = iflag;
-	tp_sync_open(&arg->sync);
-	tp_child_start(c, closer_child, arg);
-	tp_sync_parent_side(&arg->sync, c);
-	tp_sync_await(&arg->sync, 'o', "the child to open A");
-	tp_write_str(b, "\023m", "VSTOP and a marker from B");
-	tp_sync_await(&arg->sync, 'w', "the child to queue 4 bytes on stopped A");
-	tp_wait_blocked(c->pid, SYS_close, "the close of A waiting for output");
+	tp_serial_find(tc, &cl->p);
+	cl->b = tp_uart_open(cl->p.b, 0);
+	a_termios(cl->p.a, &cl->orig, false);
+	cl->arg.path = cl->p.a;
+	cl->arg.iflag = iflag;
+	tp_sync_open(&cl->arg.sync);
+	tp_child_start(&cl->c, closer_child, &cl->arg);
+	tp_sync_parent_side(&cl->arg.sync, &cl->c);
+	tp_sync_await(&cl->arg.sync, 'o', "the child to open A");
+	tp_write_str(cl->b, "\023m", "VSTOP and a marker from B");
+	tp_sync_await(&cl->arg.sync, 'w', "the child to queue 4 bytes on stopped A");
+	tp_wait_blocked(cl->c.pid, SYS_close, "the close of A waiting for output");
+}
+
+/* The close must return (what: after which release), and B receive the 4
+ * held bytes; A's termios put back. */
+static void
+end_closing(struct closing *cl, const char *what)
+{
+	char got[4];
+
+	tp_child_join(&cl->c, TP_WAIT_MS, what);
+	tp_sync_close(&cl->arg.sync);
+	tp_uart_read_exact(cl->b, got, 4, TP_WAIT_MS, "the held bytes on B");
+	ATF_CHECK_MSG(memcmp(got, "tail", 4) == 0, "B read \"%s\"",
+		      tp_esc(got, 4));
+	a_termios(cl->p.a, &cl->orig, true);
 }
 
 TP_CASE(vstart_while_closing_releases_output, TP_POSIX,
@@ -130,24 +157,12 @@ TP_CASE(vstart_while_closing_releases_output, TP_POSIX,
 	"a VSTART from the peer still restarts the output: the close returns "
 	"and the peer receives the 4 held bytes")
 {
-	struct tp_serial_pair p;
-	struct closer arg;
-	struct tp_child c;
-	char got[4];
+	struct closing cl;
 
-	tp_serial_find(tc, &p);
-	int b = tp_uart_open(p.b, 0);
-	struct termios orig;
-	a_termios(p.a, &orig, false);
-	start_closer(&arg, &c, p.a, IXON, b);
-	tp_expect_quiet(b, "nothing from A while it is stopped");
-	tp_write_str(b, "\021", "VSTART from B while A closes");
-	tp_child_join(&c, TP_WAIT_MS, "the close of A to return after VSTART");
-	tp_sync_close(&arg.sync);
-	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "the held bytes on B");
-	ATF_CHECK_MSG(memcmp(got, "tail", 4) == 0, "B read \"%s\"",
-		      tp_esc(got, 4));
-	a_termios(p.a, &orig, true);
+	begin_closing(tc, &cl, IXON);
+	tp_expect_quiet(cl.b, "nothing from A while it is stopped");
+	tp_write_str(cl.b, "\021", "VSTART from B while A closes");
+	end_closing(&cl, "the close of A to return after VSTART");
 }
 
 TP_CASE(ixany_while_closing_restarts_output_but_not_signal_chars, TP_LINUX,
@@ -157,27 +172,15 @@ TP_CASE(ixany_while_closing_restarts_output_but_not_signal_chars, TP_LINUX,
 	"ordinary character restarts it: the close returns and the peer "
 	"receives the 4 held bytes")
 {
-	struct tp_serial_pair p;
-	struct closer arg;
-	struct tp_child c;
-	char got[4];
+	struct closing cl;
 
-	tp_serial_find(tc, &p);
-	int b = tp_uart_open(p.b, 0);
-	struct termios orig;
-	a_termios(p.a, &orig, false);
-	start_closer(&arg, &c, p.a, IXON | IXANY, b);
-	tp_write_str(b, "\003\034\032", "INTR, QUIT and SUSP from B while A closes");
-	tp_expect_quiet(b, "nothing from A after INTR, QUIT and SUSP");
-	tp_wait_blocked(c.pid, SYS_close, "the close of A still waiting after "
+	begin_closing(tc, &cl, IXON | IXANY);
+	tp_write_str(cl.b, "\003\034\032", "INTR, QUIT and SUSP from B while A closes");
+	tp_expect_quiet(cl.b, "nothing from A after INTR, QUIT and SUSP");
+	tp_wait_blocked(cl.c.pid, SYS_close, "the close of A still waiting after "
 			"INTR, QUIT and SUSP");
-	tp_write_str(b, "x", "an ordinary character from B while A closes");
-	tp_child_join(&c, TP_WAIT_MS, "the close of A to return after it");
-	tp_sync_close(&arg.sync);
-	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "the held bytes on B");
-	ATF_CHECK_MSG(memcmp(got, "tail", 4) == 0, "B read \"%s\"",
-		      tp_esc(got, 4));
-	a_termios(p.a, &orig, true);
+	tp_write_str(cl.b, "x", "an ordinary character from B while A closes");
+	end_closing(&cl, "the close of A to return after it");
 }
 
 /* Only there to interrupt: installed without SA_RESTART. */
@@ -229,18 +232,11 @@ TP_CASE(open_while_closing_waits_for_the_close, TP_LINUX,
 	"peer's VSTART lets the close finish, with an empty output queue, "
 	"and the peer receives the held bytes")
 {
-	struct tp_serial_pair p;
-	struct closer arg;
-	struct tp_child c, o1, o2;
-	char got[4];
+	struct closing cl;
+	struct tp_child o1, o2;
 
-	tp_serial_find(tc, &p);
-	int b = tp_uart_open(p.b, 0);
-	struct termios orig;
-	a_termios(p.a, &orig, false);
-	start_closer(&arg, &c, p.a, IXON, b);
-
-	struct opener first = { p.a, true }, second = { p.a, false };
+	begin_closing(tc, &cl, IXON);
+	struct opener first = { cl.p.a, true }, second = { cl.p.a, false };
 	tp_child_start(&o1, opener_child, &first);
 	tp_wait_blocked(o1.pid, SYS_openat, "an open of A behind its close");
 	ATF_REQUIRE_EQ(kill(o1.pid, SIGUSR1), 0);
@@ -248,14 +244,9 @@ TP_CASE(open_while_closing_waits_for_the_close, TP_LINUX,
 
 	tp_child_start(&o2, opener_child, &second);
 	tp_wait_blocked(o2.pid, SYS_openat, "a second open of A behind its close");
-	tp_write_str(b, "\021", "VSTART from B while A closes");
-	tp_child_join(&c, TP_WAIT_MS, "the close of A to return after VSTART");
+	tp_write_str(cl.b, "\021", "VSTART from B while A closes");
+	end_closing(&cl, "the close of A to return after VSTART");
 	tp_child_join(&o2, TP_WAIT_MS, "the open of A to return after the close");
-	tp_sync_close(&arg.sync);
-	tp_uart_read_exact(b, got, 4, TP_WAIT_MS, "the held bytes on B");
-	ATF_CHECK_MSG(memcmp(got, "tail", 4) == 0, "B read \"%s\"",
-		      tp_esc(got, 4));
-	a_termios(p.a, &orig, true);
 }
 
 /* Open A alone, suspend its output with TCOOFF, queue 4 bytes and close
