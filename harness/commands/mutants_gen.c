@@ -1244,6 +1244,11 @@ static void save(const char *outdir, struct mstate_params *p, const struct gen *
 	char err[600];
 	struct mstate_params q = *p;
 	q.wall_s += proc_now() - t0;
+	/* this sitting's figures, else those of the last that had them */
+	if (build_s > 0)
+		q.build_s = build_s;
+	if (baseline_s > 0)
+		q.baseline_s = baseline_s;
 	if (mstate_save(outdir, &q, g->v, g->n, pick, err, sizeof err) < 0)
 		ku_progress("mutants: saving the state: %s", err);
 	struct mutant *mv = calloc(p->sample ? p->sample : 1, sizeof *mv);
@@ -1255,12 +1260,34 @@ static void save(const char *outdir, struct mstate_params *p, const struct gen *
 		.title = gen_title,
 		.source = gen_source, .sampled = p->sample < p->generated,
 		.seed = (unsigned long)p->seed, .generated = p->generated,
-		.wall_s = q.wall_s, .build_s = build_s, .baseline_s = baseline_s,
+		.wall_s = q.wall_s, .build_s = q.build_s, .baseline_s = q.baseline_s,
 		.verdict = gen_verdict,
 	};
 	if (mutation_report_write(outdir, mv, k, g->src, &info, err, sizeof err) < 0)
 		ku_progress("mutants: reports: %s", err);
 	free(mv);
+}
+
+/* The run's last line: its sampled mutants by verdict.  Returns the exit
+ * status: 2 interrupted or mutants pending, 1 survivors, else 0. */
+static int print_tally(const struct mstate_params *sp, const struct gen *g,
+		       const unsigned char *pick, double t0, const char *outdir)
+{
+	size_t tally[MS__N] = {0};
+	for (size_t i = 0; i < g->n; i++)
+		if (pick[i])
+			tally[g->v[i].m.status]++;
+	size_t killed = tally[MS_KILLED] + tally[MS_KILLED_TIMEOUT] + tally[MS_KILLED_WARNING];
+	printf("ttypot: mutants: %zu sampled of %zu: %zu killed (%zu by timeout, %zu by a "
+	       "warning), %zu survived, %zu equivalent, %zu not covered, %zu uncompilable, "
+	       "%zu errors, %zu pending; score %.1f %% in %.0f s; reports in %s\n",
+	       sp->sample, sp->generated, killed, tally[MS_KILLED_TIMEOUT],
+	       tally[MS_KILLED_WARNING], tally[MS_SURVIVED], tally[MS_EQUIVALENT],
+	       tally[MS_NOT_COVERED], tally[MS_UNCOMPILABLE], tally[MS_ERROR],
+	       tally[MS_PENDING], killed + tally[MS_SURVIVED] ?
+	       100.0 * (double)killed / (double)(killed + tally[MS_SURVIVED]) : 0.0,
+	       proc_now() - t0, outdir);
+	return kr_interrupted || tally[MS_PENDING] ? 2 : tally[MS_SURVIVED] ? 1 : 0;
 }
 
 /* A mutant decided (here or in a child): said and saved. */
@@ -1484,8 +1511,19 @@ int cmd_mutants_generate(int argc, char **argv)
 		goto out;
 	}
 	save(o.outdir, &sp, &g, pick, t0, 0, 0);
-	if (have_chg && !sp.sample) {
-		/* Nothing to run; the map still tells the lines no program executes. */
+	size_t npending = 0;
+	for (size_t i = 0; i < g.n; i++)
+		npending += pick[i] && g.v[i].m.status == MS_PENDING;
+	if (!npending && !have_chg) {
+		/* Every mutant decided (--resume of a finished run): the reports
+		 * are written again, nothing is built or booted. */
+		ku_progress("mutants: nothing pending in %s: reports written again", o.outdir);
+		rc = print_tally(&sp, &g, pick, t0, o.outdir);
+		goto out;
+	}
+	if (have_chg && !npending) {
+		/* Nothing to run (a patch with nothing to mutate, or every mutant
+		 * decided); the map still tells the lines no program executes. */
 		char mapf[PATH_MAX + 32];
 		snprintf(mapf, sizeof mapf, "%s", o.map ? o.map : "");
 		if (!o.map)
@@ -1694,21 +1732,7 @@ int cmd_mutants_generate(int argc, char **argv)
 	free(order);
 	rbuf_free(&unmapped);
 	save(o.outdir, &sp, &g, pick, t0, baseline_s, build_s);
-	size_t tally[MS__N] = {0};
-	for (size_t i = 0; i < g.n; i++)
-		if (pick[i])
-			tally[g.v[i].m.status]++;
-	size_t killed = tally[MS_KILLED] + tally[MS_KILLED_TIMEOUT] + tally[MS_KILLED_WARNING];
-	printf("ttypot: mutants: %zu sampled of %zu: %zu killed (%zu by timeout, %zu by a "
-	       "warning), %zu survived, %zu equivalent, %zu not covered, %zu uncompilable, "
-	       "%zu errors, %zu pending; score %.1f %% in %.0f s; reports in %s\n",
-	       sp.sample, sp.generated, killed, tally[MS_KILLED_TIMEOUT],
-	       tally[MS_KILLED_WARNING], tally[MS_SURVIVED], tally[MS_EQUIVALENT],
-	       tally[MS_NOT_COVERED], tally[MS_UNCOMPILABLE], tally[MS_ERROR],
-	       tally[MS_PENDING], killed + tally[MS_SURVIVED] ?
-	       100.0 * (double)killed / (double)(killed + tally[MS_SURVIVED]) : 0.0,
-	       proc_now() - t0, o.outdir);
-	rc = kr_interrupted || tally[MS_PENDING] ? 2 : tally[MS_SURVIVED] ? 1 : 0;
+	rc = print_tally(&sp, &g, pick, t0, o.outdir);
 	if (have_chg) {
 		int v = patch_verdict(&o, &chg, &g, pick, have_map ? &map : NULL, &pc,
 				      rbuf_str(&pothers));

@@ -33,6 +33,9 @@ int mstate_save(const char *dir, const struct mstate_params *p, const struct gmu
 			      "seed", (json_int_t)p->seed, "sample", (json_int_t)p->sample,
 			      "generated", (json_int_t)p->generated, "wall_s", p->wall_s,
 			      "mutants", list);
+	/* the report's header figures, so that a render-only resume keeps them */
+	json_object_set_new(o, "build_s", json_real(p->build_s));
+	json_object_set_new(o, "baseline_s", json_real(p->baseline_s));
 	char *text = json_dumps(o, JSON_INDENT(1));
 	json_decref(o);
 	struct rbuf b = {0};
@@ -71,6 +74,9 @@ int mstate_load(const char *dir, struct mstate_params *p, struct gmut *v, size_t
 	p->sample = (size_t)json_integer_value(json_object_get(o, "sample"));
 	p->generated = (size_t)json_integer_value(json_object_get(o, "generated"));
 	p->wall_s = json_number_value(json_object_get(o, "wall_s"));
+	/* absent in states written before 2026-12-07: 0, no figure */
+	p->build_s = json_number_value(json_object_get(o, "build_s"));
+	p->baseline_s = json_number_value(json_object_get(o, "baseline_s"));
 	memset(pick, 0, n);
 	size_t i;
 	json_t *e;

@@ -19,6 +19,8 @@ struct mstate_params {
 	unsigned long long seed;
 	size_t sample, generated;
 	double wall_s;         /* spent in earlier sittings */
+	double build_s;        /* the last sitting's schemata build, 0: none yet */
+	double baseline_s;     /* and its id-0 run */
 };
 
 /* Write the sampled mutants (pick[i]) of v with p.  0 or -1 with a message. */

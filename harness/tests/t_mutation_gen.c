@@ -15,6 +15,7 @@
 #include <atf-c.h>
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -816,6 +817,71 @@ ATF_TC_BODY(diff_command, tc)
 	free(out);
 }
 
+/* R's state with every "pending" status turned into want (the first one
+ * into first, when first is not NULL). */
+static void plant_statuses(const char *first, const char *want)
+{
+	char *st = ku_read_file("R/mutation-state.json", NULL);
+	ATF_REQUIRE_MSG(st != NULL, "no R/mutation-state.json");
+	struct rbuf b = {0};
+	const char *pend = "\"status\": \"pending\"";
+	bool done_first = false;
+	for (const char *p = st, *q; *p; p = q + strlen(pend)) {
+		q = strstr(p, pend);
+		if (!q) {
+			rbuf_add(&b, p);
+			break;
+		}
+		rbuf_addf(&b, "%.*s\"status\": \"%s\"", (int)(q - p), p,
+			  first && !done_first ? first : want);
+		done_first = true;
+	}
+	ATF_REQUIRE(ku_write_file("R/mutation-state.json", rbuf_str(&b), b.len) == 0);
+	rbuf_free(&b);
+	free(st);
+}
+
+ATF_TC(resume_with_nothing_pending_only_writes_reports);
+ATF_TC_HEAD(resume_with_nothing_pending_only_writes_reports, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "--resume of a run whose every mutant is decided "
+			  "builds and boots nothing: it writes the reports again and exits "
+			  "with the verdict's status, 0 all killed, 1 with a survivor (the "
+			  "tree is no kernel, so a build would fail)");
+	atf_tc_set_md_var(tc, "require.progs", "spatch git");
+	atf_tc_set_md_var(tc, "timeout", "300");
+}
+ATF_TC_BODY(resume_with_nothing_pending_only_writes_reports, tc)
+{
+	make_tree();
+	char *out;
+	/* The first sitting saves its state, then cannot build a tiny tree. */
+	int rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree -o R", &out);
+	ATF_CHECK_EQ_MSG(rc, 2, "a sitting on a tree that is no kernel: exit %d: %s", rc, out);
+	free(out);
+	plant_statuses(NULL, "killed");
+	rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree --resume R", &out);
+	ATF_CHECK_EQ_MSG(rc, 0, "every mutant killed: exit %d: %s", rc, out);
+	ATF_CHECK_MSG(strstr(out, "Score of the patch: 6/6 = 100.0 %"), "%s", out);
+	ATF_CHECK_MSG(!strstr(out, "schemata"), "a decided run built again: %s", out);
+	free(out);
+	char *md = ku_read_file("R/mutation.md", NULL);
+	ATF_CHECK_MSG(md && strstr(md, "Score of the patch: 6/6 = 100.0 %"),
+		      "mutation.md not written again");
+	free(md);
+
+	/* A fresh first sitting, one survivor planted. */
+	ATF_REQUIRE(system("rm -rf R") == 0);
+	rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree -o R", &out);
+	free(out);
+	plant_statuses("survived", "killed");
+	rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree --resume R", &out);
+	ATF_CHECK_EQ_MSG(rc, 1, "a survivor: exit %d: %s", rc, out);
+	ATF_CHECK_MSG(strstr(out, "survived") && strstr(out, "5/6 = 83.3 %"), "%s", out);
+	ATF_CHECK_MSG(!strstr(out, "schemata"), "a decided run built again: %s", out);
+	free(out);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, tree_header_in_every_mutated_dir);
@@ -823,6 +889,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, diff_keeps_changed_logic_lines);
 	ATF_TP_ADD_TC(tp, diff_verdict);
 	ATF_TP_ADD_TC(tp, diff_command);
+	ATF_TP_ADD_TC(tp, resume_with_nothing_pending_only_writes_reports);
 	ATF_TP_ADD_TC(tp, sample_stratified_and_seeded);
 	ATF_TP_ADD_TC(tp, known_sites);
 	ATF_TP_ADD_TC(tp, schemata_arms_equal_patches);
