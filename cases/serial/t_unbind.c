@@ -7,7 +7,6 @@
  * that PCI address.  The case binds it again at exit, also when a check
  * fails, so the cases after it find the pair. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -25,28 +24,16 @@
 static char unbound[32];
 static pid_t case_pid;
 
-static int
-sysfs_write(const char *path, const char *v)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t n = write(fd, v, strlen(v));
-	int err = n < 0 ? errno : 0;
-	close(fd);
-	return -err;
-}
-
 /* In atexit: children inherit it and must not bind. */
 static void
 bind_again_at_exit(void)
 {
 	if (getpid() != case_pid || !unbound[0])
 		return;
-	int rc = sysfs_write(PCI_DRIVER "/bind", unbound);
-	if (rc < 0)
+	int rc = tp_sysctl_write(PCI_DRIVER "/bind", unbound);
+	if (rc != 0)
 		fprintf(stderr, "binding %s again at exit: %s\n", unbound,
-			strerror(-rc));
+			strerror(rc));
 }
 
 static void
@@ -55,20 +42,20 @@ unbind(const char *pci)
 	case_pid = getpid();
 	atexit(bind_again_at_exit);
 	snprintf(unbound, sizeof(unbound), "%s", pci);
-	int rc = sysfs_write(PCI_DRIVER "/unbind", pci);
-	if (rc < 0) {
+	int rc = tp_sysctl_write(PCI_DRIVER "/unbind", pci);
+	if (rc != 0) {
 		unbound[0] = '\0';
 		atf_tc_fail("unbinding %s from %s: %s", pci, PCI_DRIVER,
-			    strerror(-rc));
+			    strerror(rc));
 	}
 }
 
 static void
 bind(const char *pci)
 {
-	int rc = sysfs_write(PCI_DRIVER "/bind", pci);
+	int rc = tp_sysctl_write(PCI_DRIVER "/bind", pci);
 	ATF_REQUIRE_MSG(rc == 0, "binding %s to %s again: %s", pci, PCI_DRIVER,
-			strerror(-rc));
+			strerror(rc));
 	unbound[0] = '\0';
 }
 
