@@ -142,3 +142,19 @@ tp_child_drop_to_nobody(void)
 				     strerror(errno));
 	return 0;
 }
+
+/* Only there to interrupt. */
+static void
+do_nothing(int sig)
+{
+	(void)sig;
+}
+
+int
+tp_child_interruptible(int sig)
+{
+	struct sigaction sa = { .sa_handler = do_nothing }; /* no SA_RESTART */
+	if (sigaction(sig, &sa, NULL) != 0)
+		return tp_child_fail("sigaction %d: %s", sig, strerror(errno));
+	return 0;
+}

@@ -292,6 +292,10 @@ int tp_child_join(struct tp_child *c, int timeout_ms, const char *what);
 int tp_child_reap(struct tp_child *c, int timeout_ms, const char *what);
 /* In a child: record why it failed; returns the value to return from fn. */
 int tp_child_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* In a child: catch sig with a handler that does nothing and no SA_RESTART,
+ * so that sig ends a blocked call with EINTR.  0, or a tp_child_fail()
+ * value. */
+int tp_child_interruptible(int sig);
 /* An unprivileged uid and gid that need no /etc/passwd entry (nobody on
  * Debian; minimal guests have none). */
 #define TP_NOBODY_UID 65534

@@ -382,24 +382,17 @@ struct waiting_writer {
 	bool want_eintr;
 };
 
-/* Only there to interrupt. */
-static void
-on_usr1(int sig)
-{
-	(void)sig;
-}
-
 /* In a child: one blocking write of the frame, a SIGUSR1 handler without
  * SA_RESTART installed first. */
 static int
 write_a_frame(void *arg)
 {
 	const struct waiting_writer *w = arg;
-	struct sigaction sa = { .sa_handler = on_usr1 };
 	char f[100];
+	int rc = tp_child_interruptible(SIGUSR1);
 
-	if (sigaction(SIGUSR1, &sa, NULL) != 0)
-		return tp_child_fail("sigaction: %s", strerror(errno));
+	if (rc != 0)
+		return rc;
 	tp_pattern(f, sizeof f, 70 + (unsigned)w->seed);
 	errno = 0;
 	ssize_t n = write(w->fd, f, sizeof f);

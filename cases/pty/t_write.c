@@ -30,22 +30,16 @@ struct big_write {
 	int end_fd;   /* -1, or: after the write, one 'E' here as an end mark */
 };
 
-static void
-on_usr1(int sig)
-{
-	(void)sig;
-}
-
 /* One write() of BIG bytes; its result goes to the case. */
 static int
 write_big(void *arg)
 {
 	struct big_write *w = arg;
 	static unsigned char buf[BIG];
-	struct sigaction sa = { .sa_handler = on_usr1 }; /* no SA_RESTART */
+	int rc = tp_child_interruptible(SIGUSR1);
 
-	if (sigaction(SIGUSR1, &sa, NULL) != 0)
-		return tp_child_fail("sigaction: %s", strerror(errno));
+	if (rc != 0)
+		return rc;
 	tp_pattern(buf, BIG, 7);
 	ssize_t n = write(w->fd, buf, BIG);
 	int err = errno;
@@ -155,10 +149,10 @@ write_small(void *arg)
 {
 	struct small_write *w = arg;
 	char buf[SMALL];
-	struct sigaction sa = { .sa_handler = on_usr1 }; /* no SA_RESTART */
+	int rc = tp_child_interruptible(SIGUSR1);
 
-	if (sigaction(SIGUSR1, &sa, NULL) != 0)
-		return tp_child_fail("sigaction: %s", strerror(errno));
+	if (rc != 0)
+		return rc;
 	memset(buf, 'B', sizeof buf);
 	ssize_t r[2];
 	r[0] = write(w->fd, buf, sizeof buf);

@@ -183,13 +183,6 @@ TP_CASE(ixany_while_closing_restarts_output_but_not_signal_chars, TP_LINUX,
 	end_closing(&cl, "the close of A to return after it");
 }
 
-/* Only there to interrupt: installed without SA_RESTART. */
-static void
-on_usr1(int sig)
-{
-	(void)sig;
-}
-
 struct opener {
 	const char *path;
 	bool want_eintr;
@@ -204,11 +197,9 @@ opener_child(void *arg)
 {
 	const struct opener *c = arg;
 	bool want_eintr = c->want_eintr;
-	if (want_eintr) {
-		struct sigaction sa = { .sa_handler = on_usr1 };
-		if (sigaction(SIGUSR1, &sa, NULL) != 0)
-			return tp_child_fail("sigaction: %s", strerror(errno));
-	}
+	int rc = want_eintr ? tp_child_interruptible(SIGUSR1) : 0;
+	if (rc != 0)
+		return rc;
 	int fd = open(c->path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (want_eintr)
 		return fd < 0 && errno == EINTR ? 0

@@ -317,20 +317,14 @@ TP_CASE(tiocmiwait_wakes_on_line_change, TP_LINUX,
 	tp_child_join(&c, TP_WAIT_MS, "TIOCMIWAIT to return after CTS dropped");
 }
 
-static void
-on_usr1(int sig)
-{
-	(void)sig;
-}
-
 static int
 miwait_until_signal_child(void *arg)
 {
 	int fd = *(int *)arg;
-	/* No SA_RESTART: the interrupted wait must come back as EINTR. */
-	struct sigaction sa = {.sa_handler = on_usr1};
-	if (sigaction(SIGUSR1, &sa, NULL) != 0)
-		return tp_child_fail("sigaction: %s", strerror(errno));
+	/* The interrupted wait must come back as EINTR. */
+	int rc = tp_child_interruptible(SIGUSR1);
+	if (rc != 0)
+		return rc;
 	errno = 0;
 	if (ioctl(fd, TIOCMIWAIT, TIOCM_CTS | TIOCM_DSR | TIOCM_CD | TIOCM_RNG) == 0)
 		return tp_child_fail("TIOCMIWAIT returned 0 with no line changed");

@@ -194,26 +194,19 @@ struct setd {
 	bool want_eintr;
 };
 
-/* Only there to interrupt. */
-static void
-on_usr1(int sig)
-{
-	(void)sig;
-}
-
 /* In a child: the TIOCSETD, a SIGUSR1 handler without SA_RESTART
  * installed first. */
 static int
 setd_child(void *arg)
 {
 	const struct setd *s = arg;
-	struct sigaction sa = { .sa_handler = on_usr1 };
 	int ld = N_TTY;
+	int rc = tp_child_interruptible(SIGUSR1);
 
-	if (sigaction(SIGUSR1, &sa, NULL) != 0)
-		return tp_child_fail("sigaction: %s", strerror(errno));
+	if (rc != 0)
+		return rc;
 	errno = 0;
-	int rc = ioctl(s->fd, TIOCSETD, &ld);
+	rc = ioctl(s->fd, TIOCSETD, &ld);
 	if (s->want_eintr)
 		return rc == -1 && errno == EINTR ? 0
 		       : tp_child_fail("the waiting TIOCSETD returned %d (%s), "
