@@ -299,9 +299,7 @@ TP_CASE_ROOT(type_none_opens_with_io_failing_eio, TP_LINUX,
 	tp_uart_gserial(fd, &s1);
 	ATF_CHECK_EQ_MSG(s1.type, PORT_16550A, "after TIOCSERCONFIG the type "
 			 "is %d, want the chip's 16550A", s1.type);
-	tp_uart_close(fd);
-	a = tp_uart_open(p.a, 0);
-	tp_serial_put_back_fd(a);
+	a = reopen(fd, p.a);
 	tp_pattern(data, sizeof(data), 31);
 	tp_serial_transfer(a, b, data, sizeof(data), TP_WAIT_MS,
 			   "64 bytes A to B after autoconfig");

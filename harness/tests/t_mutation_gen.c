@@ -841,6 +841,16 @@ static void plant_statuses(const char *first, const char *want)
 	free(st);
 }
 
+/* A first sitting into R: it saves its state, then cannot build a tree
+ * that is no kernel. */
+static void first_sitting(const atf_tc_t *tc)
+{
+	char *out;
+	int rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree -o R", &out);
+	ATF_CHECK_EQ_MSG(rc, 2, "a sitting on a tree that is no kernel: exit %d: %s", rc, out);
+	free(out);
+}
+
 ATF_TC(resume_with_nothing_pending_only_writes_reports);
 ATF_TC_HEAD(resume_with_nothing_pending_only_writes_reports, tc)
 {
@@ -855,12 +865,9 @@ ATF_TC_BODY(resume_with_nothing_pending_only_writes_reports, tc)
 {
 	make_tree();
 	char *out;
-	/* The first sitting saves its state, then cannot build a tiny tree. */
-	int rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree -o R", &out);
-	ATF_CHECK_EQ_MSG(rc, 2, "a sitting on a tree that is no kernel: exit %d: %s", rc, out);
-	free(out);
+	first_sitting(tc);
 	plant_statuses(NULL, "killed");
-	rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree --resume R", &out);
+	int rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree --resume R", &out);
 	ATF_CHECK_EQ_MSG(rc, 0, "every mutant killed: exit %d: %s", rc, out);
 	ATF_CHECK_MSG(strstr(out, "Score of the patch: 6/6 = 100.0 %"), "%s", out);
 	ATF_CHECK_MSG(!strstr(out, "schemata"), "a decided run built again: %s", out);
@@ -871,9 +878,8 @@ ATF_TC_BODY(resume_with_nothing_pending_only_writes_reports, tc)
 	free(md);
 
 	/* A fresh first sitting, one survivor planted. */
-	ATF_REQUIRE(system("rm -rf R") == 0);
-	rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree -o R", &out);
-	free(out);
+	ATF_REQUIRE(ku_rm_rf("R") == 0);
+	first_sitting(tc);
 	plant_statuses("survived", "killed");
 	rc = ttypot_mutants(tc, "--generate --diff HEAD~1..HEAD --tree tree --resume R", &out);
 	ATF_CHECK_EQ_MSG(rc, 1, "a survivor: exit %d: %s", rc, out);
