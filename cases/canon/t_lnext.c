@@ -49,6 +49,26 @@ TP_CASE(lnext_quotes_newline, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(lnext_quoted_char_is_still_stripped_and_lowered, TP_LINUX,
+	"VLNEXT makes the next character data but does not exempt it from "
+	"input processing: under IUCLC (with IEXTEN) a quoted B is read as "
+	"b, and under ISTRIP a quoted 0x95 is read as 0x15 (^U, data, "
+	"killing nothing)")
+{
+	struct tp_pty p;
+
+	tp_canon_open(&p, IEXTEN, 0);
+	tp_set_cc(p.slave, VLNEXT, 026);
+	tp_set_cc(p.slave, VKILL, 025);
+	tp_iflag(p.slave, IUCLC, 0);
+	tp_write_str(p.master, "a\026Bc\n", "master write of a ^V B c");
+	TP_EXPECT_LINE(p.slave, "abc\n", "the quoted B lowered");
+	tp_iflag(p.slave, ISTRIP, IUCLC);
+	tp_write_str(p.master, "a\026\225b\n", "master write of a ^V 0x95 b");
+	TP_EXPECT_LINE(p.slave, "a\025b\n", "the quoted 0x95 stripped to ^U");
+	tp_pty_close(&p);
+}
+
 TP_CASE(lnext_needs_iexten, TP_LINUX,
 	"With IEXTEN clear, ^V is stored as data and quotes nothing: the "
 	"following ^U still kills the line")
@@ -70,6 +90,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, lnext_quotes_kill);
 	ATF_TP_ADD_TC(tp, lnext_quotes_erase);
 	ATF_TP_ADD_TC(tp, lnext_quotes_newline);
+	ATF_TP_ADD_TC(tp, lnext_quoted_char_is_still_stripped_and_lowered);
 	ATF_TP_ADD_TC(tp, lnext_needs_iexten);
 	return atf_no_error();
 }

@@ -21,7 +21,9 @@
 
 struct closer {
 	const char *path;
-	tcflag_t iflag; /* IXON, with IXANY or not */
+	tcflag_t iflag; /* IXON, with IXANY or not, and input processing */
+	tcflag_t lflag; /* IEXTEN or 0 */
+	cc_t vstart;	/* 0: the port's own VSTART */
 	struct tp_sync sync;
 };
 
@@ -64,8 +66,8 @@ a_termios(const char *path, struct termios *t, bool put_back)
 }
 
 /* Open A alone (so the close is the last one), raw with IXON and the
- * usual INTR, QUIT and SUSP characters, let the case stop its output, add
- * c->iflag, queue 4 bytes, close. */
+ * usual INTR, QUIT and SUSP characters (and c->vstart), let the case stop
+ * its output, add c->iflag and c->lflag, queue 4 bytes, close. */
 static int
 closer_child(void *arg)
 {
@@ -83,6 +85,8 @@ closer_child(void *arg)
 	t.c_cc[VINTR] = 003;
 	t.c_cc[VQUIT] = 034;
 	t.c_cc[VSUSP] = 032;
+	if (c->vstart)
+		t.c_cc[VSTART] = c->vstart;
 	if (tcsetattr(fd, TCSANOW, &t) != 0)
 		return tp_child_fail("tcsetattr: %s", strerror(errno));
 	if ((rc = tp_child_post(&c->sync, 'o')) != 0)
@@ -93,9 +97,11 @@ closer_child(void *arg)
 		return tp_child_fail("reading the marker after VSTOP: %s",
 				     strerror(errno));
 	t.c_iflag |= c->iflag;
+	t.c_lflag |= c->lflag;
 	if (tcsetattr(fd, TCSANOW, &t) != 0)
-		return tp_child_fail("tcsetattr iflag %#o: %s",
-				     (unsigned)c->iflag, strerror(errno));
+		return tp_child_fail("tcsetattr iflag %#o lflag %#o: %s",
+				     (unsigned)c->iflag, (unsigned)c->lflag,
+				     strerror(errno));
 	if (write(fd, "tail", 4) != 4)
 		return tp_child_fail("write: %s", strerror(errno));
 	int q = -1;
@@ -118,16 +124,20 @@ struct closing {
 	int b;
 };
 
-/* Start closer_child on A with iflag, stop its output from B and wait
- * until its last close sleeps waiting for the 4 held bytes. */
+/* Start closer_child on A with iflag, lflag and vstart (see struct
+ * closer), stop its output from B and wait until its last close sleeps
+ * waiting for the 4 held bytes. */
 static void
-begin_closing(const atf_tc_t *tc, struct closing *cl, tcflag_t iflag)
+begin_closing_with(const atf_tc_t *tc, struct closing *cl, tcflag_t iflag,
+		   tcflag_t lflag, cc_t vstart)
 {
 	tp_serial_find(tc, &cl->p);
 	cl->b = tp_uart_open(cl->p.b, 0);
 	a_termios(cl->p.a, &cl->orig, false);
 	cl->arg.path = cl->p.a;
 	cl->arg.iflag = iflag;
+	cl->arg.lflag = lflag;
+	cl->arg.vstart = vstart;
 	tp_sync_open(&cl->arg.sync);
 	tp_child_start(&cl->c, closer_child, &cl->arg);
 	tp_sync_parent_side(&cl->arg.sync, &cl->c);
@@ -135,6 +145,12 @@ begin_closing(const atf_tc_t *tc, struct closing *cl, tcflag_t iflag)
 	tp_write_str(cl->b, "\023m", "VSTOP and a marker from B");
 	tp_sync_await(&cl->arg.sync, 'w', "the child to queue 4 bytes on stopped A");
 	tp_wait_blocked(cl->c.pid, SYS_close, "the close of A waiting for output");
+}
+
+static void
+begin_closing(const atf_tc_t *tc, struct closing *cl, tcflag_t iflag)
+{
+	begin_closing_with(tc, cl, iflag, 0, 0);
 }
 
 /* The close must return (what: after which release), and B receive the 4
@@ -181,6 +197,20 @@ TP_CASE(ixany_while_closing_restarts_output_but_not_signal_chars, TP_LINUX,
 			"INTR, QUIT and SUSP");
 	tp_write_str(cl.b, "x", "an ordinary character from B while A closes");
 	end_closing(&cl, "the close of A to return after it");
+}
+
+TP_CASE(input_processing_applies_to_vstart_while_closing, TP_LINUX,
+	"While A's last close waits for output held by the peer's VSTOP, a "
+	"byte from the peer goes through ISTRIP and IUCLC (with IEXTEN) "
+	"before IXON compares it, as on an open port: with VSTART set to q, "
+	"0xd1 (Q with bit 8) is stripped to Q and lowered to q and restarts "
+	"the output; the close returns and the peer receives the 4 held bytes")
+{
+	struct closing cl;
+
+	begin_closing_with(tc, &cl, IXON | ISTRIP | IUCLC, IEXTEN, 'q');
+	tp_write_str(cl.b, "\321", "0xd1 from B while A closes");
+	end_closing(&cl, "the close of A to return after 0xd1");
 }
 
 struct opener {
@@ -282,6 +312,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, vstart_while_closing_releases_output);
 	ATF_TP_ADD_TC(tp, ixany_while_closing_restarts_output_but_not_signal_chars);
+	ATF_TP_ADD_TC(tp, input_processing_applies_to_vstart_while_closing);
 	ATF_TP_ADD_TC(tp, open_while_closing_waits_for_the_close);
 	ATF_TP_ADD_TC(tp, tcooff_close_discards_output);
 	return atf_no_error();

@@ -231,6 +231,28 @@ TP_CASE(echo_without_room_waits_for_next_write, TP_LINUX,
 	next_write_sends(a, b, "vw");
 }
 
+TP_CASE(echoed_nl_under_onlcr_takes_two_bytes_of_room, TP_LINUX,
+	"With ECHO and OPOST|ONLCR an echoed NL takes 2 bytes of output room "
+	"(CR NL), as a written one: with 3 bytes left, of NL, x and y "
+	"received the NL and x are echoed and y is held for the next write, "
+	"not cut; with 1 byte left the NL is held whole (no lone CR) and goes "
+	"out as CR NL before the next write's bytes")
+{
+	int a, b;
+	int cap = suspend_and_measure(tc, &a, &b);
+
+	/* Without ECHOCTL: with it a non-canonical NL echoes as ^J. */
+	tp_lflag(a, ECHO, ECHOCTL);
+	tp_oflag(a, OPOST | ONLCR, 0);
+	echo_received(a, b, "\nxy", "\nxy", cap - 3, cap, "NL, x, y into 3 "
+		      "bytes of room");
+	next_write_sends(a, b, "yw");
+	tp_tcflow(a, TCOOFF, "TCOOFF on A again");
+	echo_received(a, b, "\n", "\n", cap - 1, cap - 1, "NL into 1 byte of "
+		      "room");
+	next_write_sends(a, b, "\r\nw");
+}
+
 TP_CASE(echoctl_control_takes_two_bytes_of_room, TP_LINUX,
 	"With ECHO|ECHOCTL a control byte received is echoed as ^X when "
 	"exactly 2 bytes of output room remain; with 1 it is held whole (no "
@@ -346,6 +368,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, xtabs_tab_takes_its_spaces_of_room);
 	ATF_TP_ADD_TC(tp, echo_takes_a_byte_of_room_each);
 	ATF_TP_ADD_TC(tp, echo_without_room_waits_for_next_write);
+	ATF_TP_ADD_TC(tp, echoed_nl_under_onlcr_takes_two_bytes_of_room);
 	ATF_TP_ADD_TC(tp, echoctl_control_takes_two_bytes_of_room);
 	ATF_TP_ADD_TC(tp, echoe_tab_erase_takes_all_its_backspaces);
 	ATF_TP_ADD_TC(tp, held_echoes_take_exactly_their_room_in_order);
