@@ -67,6 +67,29 @@ TP_CASE(extproc_canon_input_unedited, TP_LINUX,
 	tp_pty_close(&p);
 }
 
+TP_CASE(extproc_canon_read_takes_all_queued_bytes, TP_LINUX,
+	"With EXTPROC and ICANON input is not split into lines: with 100 "
+	"bytes of 10 lines queued, one read of 256 returns all 100 byte for "
+	"byte (past the 64 bytes the tty layer copies at a time) and leaves "
+	"nothing queued")
+{
+	struct tp_pty p;
+	char sent[100], buf[256];
+
+	for (size_t i = 0; i < sizeof(sent); i++)
+		sent[i] = i % 10 == 9 ? '\n' : (char)('a' + i / 10);
+	extproc_open(&p, false);
+	tp_write_all(p.master, sent, sizeof(sent), "master write of 10 lines");
+	tp_wait_fionread(p.slave, 100, TP_WAIT_MS, "100 bytes on the slave");
+	ssize_t n = read(p.slave, buf, sizeof(buf));
+	ATF_CHECK_MSG(n == 100 && memcmp(buf, sent, 100) == 0,
+		      "slave read %zd bytes (%s), want the 100 queued", n,
+		      n < 0 ? strerror(errno) : tp_esc(buf, n > 0 ? (size_t)n : 0));
+	ATF_CHECK_EQ_MSG(tp_fionread(p.slave), 0, "FIONREAD %d after the read",
+			 tp_fionread(p.slave));
+	tp_pty_close(&p);
+}
+
 TP_CASE(extproc_suppresses_echo, TP_LINUX,
 	"With EXTPROC set, ECHO produces no echo: input reaches the slave and "
 	"nothing comes back on the master")
@@ -102,6 +125,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, extproc_set_reports_ioctl);
 	ATF_TP_ADD_TC(tp, extproc_any_change_reports_ioctl);
 	ATF_TP_ADD_TC(tp, extproc_canon_input_unedited);
+	ATF_TP_ADD_TC(tp, extproc_canon_read_takes_all_queued_bytes);
 	ATF_TP_ADD_TC(tp, extproc_suppresses_echo);
 	ATF_TP_ADD_TC(tp, extproc_lone_eof_reads_zero);
 	return atf_no_error();
