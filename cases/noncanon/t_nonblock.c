@@ -66,6 +66,40 @@ TP_CASE(nonblock_overrides_vmin, TP_POSIX,
 	tp_pty_close(&p);
 }
 
+/* 200 rounds of: write "ab" to the master, then at once a non-blocking
+ * read of the slave, which must return the 2 bytes. */
+static void
+read_right_after_write(struct tp_pty *p, int vmin)
+{
+	char buf[16];
+
+	tp_set_cc(p->slave, VMIN, (cc_t)vmin);
+	for (int i = 0; i < 200; i++) {
+		tp_write_str(p->master, "ab", "master write of ab");
+		ssize_t n = read(p->slave, buf, sizeof(buf));
+		if (n != 2 || memcmp(buf, "ab", 2) != 0)
+			atf_tc_fail("VMIN=%d, round %d: the read right after the "
+				    "write returned %zd (%s), want the 2 bytes",
+				    vmin, i, n, n < 0 ? strerror(errno)
+						      : tp_esc(buf, (size_t)n));
+	}
+}
+
+TP_CASE(nonblock_read_right_after_write_gets_the_bytes, TP_LINUX,
+	"O_NONBLOCK with VMIN=1 and with VMIN=5 (VTIME=0): a read made as "
+	"soon as write() to the master returns gets the 2 bytes written, in "
+	"200 rounds of 200, never EAGAIN: before it reports no input, n_tty "
+	"pushes through what is still on its way to it")
+{
+	struct tp_pty p;
+
+	tp_noncanon_open(&p, 1, 0);
+	tp_set_nonblock(p.slave, true);
+	read_right_after_write(&p, 1);
+	read_right_after_write(&p, 5);
+	tp_pty_close(&p);
+}
+
 TP_CASE(nonblock_vmin0_vtime0_returns_zero, TP_LINUX,
 	"O_NONBLOCK with VMIN=0 VTIME=0 and nothing queued: Linux returns 0, "
 	"not EAGAIN (the zero timeout ends the read before the O_NONBLOCK "
@@ -134,6 +168,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, nonblock_empty_eagain);
 	ATF_TP_ADD_TC(tp, nonblock_overrides_vtime);
 	ATF_TP_ADD_TC(tp, nonblock_overrides_vmin);
+	ATF_TP_ADD_TC(tp, nonblock_read_right_after_write_gets_the_bytes);
 	ATF_TP_ADD_TC(tp, nonblock_vmin0_vtime0_returns_zero);
 	ATF_TP_ADD_TC(tp, nonblock_vmin_vtime_empty_eagain);
 	ATF_TP_ADD_TC(tp, nonblock_vmin_vtime_returns_partial_at_once);

@@ -114,6 +114,39 @@ TP_CASE(poll_vmin0_not_ready_when_empty, TP_POSIX,
 	}
 }
 
+TP_CASE(poll_right_after_write_sees_the_bytes, TP_LINUX,
+	"VMIN=1 VTIME=0: poll with a zero timeout made as soon as write() to "
+	"the master returns reports POLLIN, in 200 rounds of 200; under "
+	"VMIN=5 it reports POLLIN right after the write that brings the "
+	"queue to 5 bytes and not after the one that brings it to 2: before "
+	"it reports no input, n_tty pushes through what is still on its way")
+{
+	struct tp_pty p;
+	struct pollfd pfd;
+
+	tp_noncanon_open(&p, 1, 0);
+	tp_set_nonblock(p.slave, true);
+	pfd = (struct pollfd){ .fd = p.slave, .events = POLLIN };
+	for (int i = 0; i < 200; i++) {
+		tp_write_str(p.master, "ab", "master write of ab");
+		int r = poll(&pfd, 1, 0);
+		if (r != 1 || !(pfd.revents & POLLIN))
+			atf_tc_fail("round %d: poll right after the write returned "
+				    "%d, revents 0x%x, want POLLIN", i, r,
+				    (unsigned)pfd.revents);
+		TP_EXPECT_BYTES(p.slave, "ab", "the 2 bytes after the poll");
+	}
+	tp_set_cc(p.slave, VMIN, 5);
+	tp_write_str(p.master, "ab", "master write of ab under VMIN=5");
+	ATF_CHECK_EQ_MSG(poll(&pfd, 1, 0), 0, "poll with 2 of VMIN=5 bytes "
+			 "queued: revents 0x%x, want none", (unsigned)pfd.revents);
+	tp_write_str(p.master, "cde", "master write of cde under VMIN=5");
+	ATF_CHECK_MSG(poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN),
+		      "poll right after the write that makes 5 bytes: revents "
+		      "0x%x, want POLLIN", (unsigned)pfd.revents);
+	tp_pty_close(&p);
+}
+
 TP_CASE(poll_readiness_follows_vmin_change, TP_LINUX,
 	"With 2 bytes queued, the slave polls not-ready under VMIN=3 VTIME=0 "
 	"and ready once VMIN is lowered to 2 (or VTIME set), with no new input")
@@ -210,6 +243,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, poll_vmin_without_vtime_waits_for_vmin_bytes);
 	ATF_TP_ADD_TC(tp, poll_vmin_with_vtime_ready_on_first_byte);
 	ATF_TP_ADD_TC(tp, poll_vmin0_not_ready_when_empty);
+	ATF_TP_ADD_TC(tp, poll_right_after_write_sees_the_bytes);
 	ATF_TP_ADD_TC(tp, poll_readiness_follows_vmin_change);
 	ATF_TP_ADD_TC(tp, vmin_is_fixed_when_the_read_starts);
 	ATF_TP_ADD_TC(tp, vmin_change_wakes_asleep_poller);
