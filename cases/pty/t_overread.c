@@ -169,6 +169,54 @@ TP_CASE(coalesced_records_buf64k, TP_POSIX,
 
 /* ---------------------------------------------------------------- canonical */
 
+/* 6000 bytes (400 lines of 15) written to the master, 4095 of them queued
+ * on the slave (273 lines; its buffer, less one), the rest waiting in the
+ * pty; a read of one line (or, non-canonical, of 15 bytes) makes room, and
+ * the waiting input must move in without another read: FIONREAD back at
+ * 4095.  Then all 6000 bytes, in order. */
+static void
+full_queue_refills(bool canonical)
+{
+	struct tp_pty p;
+	static char out[6000], in[6000];
+
+	if (canonical)
+		tp_canon_open(&p, 0, 0);
+	else
+		tp_noncanon_open(&p, 1, 0);
+	for (size_t i = 0; i < sizeof(out); i++)
+		out[i] = i % 15 == 14 ? '\n' : (char)('a' + (i / 15) % 26);
+	tp_write_all(p.master, out, sizeof(out), "master write of 6000 bytes");
+	tp_wait_fionread(p.slave, 4095, TP_WAIT_MS, "4095 bytes queued on the slave");
+	ATF_REQUIRE_EQ_MSG(read(p.slave, in, 15), 15, "a read of one line (15 "
+			   "bytes) from a full queue");
+	tp_wait_fionread(p.slave, 4095, TP_WAIT_MS, "the queue back at 4095 "
+			 "after the read made room");
+	size_t got = 15;
+	while (got < sizeof(in)) {
+		tp_wait_poll(p.slave, POLLIN, TP_WAIT_MS, "the rest of the 6000 bytes");
+		ssize_t n = read(p.slave, in + got, sizeof(in) - got);
+		ATF_REQUIRE_MSG(n > 0, "read after %zu of 6000 bytes: %zd (%s)",
+				got, n, n < 0 ? strerror(errno) : "end");
+		got += (size_t)n;
+	}
+	ATF_CHECK_MSG(memcmp(in, out, sizeof(in)) == 0, "the 6000 bytes read "
+		      "back differ from what was written");
+	tp_pty_close(&p);
+}
+
+TP_CASE(small_read_of_a_full_queue_lets_waiting_input_in, TP_LINUX,
+	"6000 bytes (400 lines of 15) written to the master: the slave's line "
+	"discipline holds 4095 of them (its buffer, less one) and the rest "
+	"wait in the pty; a read of one line in canonical mode, and of 15 "
+	"bytes in non-canonical mode, makes room, and the waiting input moves "
+	"in without another read (FIONREAD is back at 4095); then all 6000 "
+	"bytes read back once, in order")
+{
+	full_queue_refills(true);
+	full_queue_refills(false);
+}
+
 TP_CASE(canon_big_buffer_reads_one_line, TP_POSIX,
 	"With several lines queued, each canonical read with a 64 KiB buffer "
 	"returns exactly one line")
@@ -392,6 +440,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, coalesced_records_buf7);
 	ATF_TP_ADD_TC(tp, coalesced_records_buf4096);
 	ATF_TP_ADD_TC(tp, coalesced_records_buf64k);
+	ATF_TP_ADD_TC(tp, small_read_of_a_full_queue_lets_waiting_input_in);
 	ATF_TP_ADD_TC(tp, canon_big_buffer_reads_one_line);
 	ATF_TP_ADD_TC(tp, canon_line_4095_plus_newline);
 	ATF_TP_ADD_TC(tp, prompt_then_output_big_reads);
