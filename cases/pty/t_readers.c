@@ -3,14 +3,15 @@
  * t_readers.c: readers of one tty take turns.  n_tty holds a tty's read
  * lock for a whole read(), sleep included: a process asleep in read() keeps
  * its place, a second blocking reader waits behind it (a signal ends that
- * wait with EINTR, or restarts it under SA_RESTART), and a non-blocking reader does not wait at all (EAGAIN
- * at once).  Each byte goes to exactly one reader.  Shells handing a
+ * wait with EINTR, or restarts it under SA_RESTART), and a non-blocking
+ * reader does not wait at all (EAGAIN at once).  Each byte goes to exactly one reader.  Shells handing a
  * terminal between jobs, and programs that read a tty from two processes,
  * live with these rules.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -26,15 +27,19 @@ first_reader_asleep(struct tp_pty *p, struct tp_reader *first)
 	tp_wait_blocked(first->child.pid, SYS_read, "the first reader asleep");
 }
 
-/* The first reader gets want, written to the master now. */
+/* Reader r (who: "first", "second") gets want, written to the master
+ * now. */
 static void
-first_reader_gets(struct tp_pty *p, struct tp_reader *first, const char *want)
+reader_gets(struct tp_pty *p, struct tp_reader *r, const char *want,
+	    const char *who)
 {
 	struct tp_rd_result res;
+	char what[64];
 
-	tp_write_str(p->master, want, "master write for the first reader");
-	tp_reader_result(first, &res, "the first reader's read");
-	tp_rd_check(&res, want, strlen(want), "the first reader");
+	snprintf(what, sizeof(what), "the %s reader's read of %s", who, want);
+	tp_write_str(p->master, want, what);
+	tp_reader_result(r, &res, what);
+	tp_rd_check(&res, want, strlen(want), what);
 }
 
 TP_CASE(second_reader_waits_its_turn, TP_LINUX,
@@ -44,17 +49,14 @@ TP_CASE(second_reader_waits_its_turn, TP_LINUX,
 {
 	struct tp_pty p;
 	struct tp_reader first, second;
-	struct tp_rd_result res;
 
 	first_reader_asleep(&p, &first);
 	tp_reader_start(&second, p.slave, 16);
 	tp_wait_blocked(second.child.pid, SYS_read, "the second reader asleep");
-	first_reader_gets(&p, &first, "abc");
+	reader_gets(&p, &first, "abc", "first");
 	tp_wait_blocked(second.child.pid, SYS_read, "the second reader still "
 			"asleep after the first took abc");
-	tp_write_str(p.master, "de", "master write for the second reader");
-	tp_reader_result(&second, &res, "the second reader's read");
-	tp_rd_check(&res, "de", 2, "the second reader");
+	reader_gets(&p, &second, "de", "second");
 	tp_pty_close(&p);
 }
 
@@ -91,7 +93,7 @@ TP_CASE(reader_waiting_behind_another_ends_eintr, TP_POSIX,
 	tp_wait_blocked(second.pid, SYS_read, "the second reader asleep");
 	ATF_REQUIRE_EQ(kill(second.pid, SIGUSR1), 0);
 	tp_child_join(&second, TP_WAIT_MS, "the interrupted reader to return");
-	first_reader_gets(&p, &first, "xyz");
+	reader_gets(&p, &first, "xyz", "first");
 	tp_pty_close(&p);
 }
 
@@ -146,7 +148,7 @@ TP_CASE(reader_waiting_behind_another_restarts_with_sa_restart, TP_POSIX,
 	tp_read_exact(hp[0], &s, 1, 1, "the second reader's handler to run");
 	tp_wait_blocked(second.pid, SYS_read, "the second reader asleep again "
 			"after its handler");
-	first_reader_gets(&p, &first, "xyz");
+	reader_gets(&p, &first, "xyz", "first");
 	tp_write_str(p.master, "uv", "master write for the second reader");
 	tp_child_join(&second, TP_WAIT_MS, "the restarted reader to return uv");
 	close(hp[0]);
@@ -174,7 +176,7 @@ TP_CASE(nonblocking_reader_does_not_wait_behind_another, TP_LINUX,
 	ATF_CHECK_MSG(res.ms < 1000, "the non-blocking read took %lld ms",
 		      res.ms);
 	close(nb);
-	first_reader_gets(&p, &first, "q");
+	reader_gets(&p, &first, "q", "first");
 	tp_pty_close(&p);
 }
 

@@ -275,7 +275,8 @@ resolve_pkg(const struct kspec *s, const char *pkg, const char *pinned,
 	 * load of 7 here): minutes, not seconds, on a loaded machine. */
 	struct proc_opts so = {.deadline_ms = 300000};
 	char version[256] = "", filename[1024] = "";
-	bool known = false, timed_out = false;
+	bool known = false;
+	int timeouts = 0;
 	for (int attempt = 0; !known && attempt < 2; attempt++) {
 		/* Lists or a package cache that another apt is rewriting
 		 * read as no such package (seen in make check beside t_deb):
@@ -285,12 +286,12 @@ resolve_pkg(const struct kspec *s, const char *pkg, const char *pinned,
 		known = proc_run(sargv, &so, r) == 0 &&
 			control_field(r->out, "Version", version, sizeof version) &&
 			control_field(r->out, "Filename", filename, sizeof filename);
-		timed_out = r->timed_out;
+		timeouts += r->timed_out;
 	}
-	if (!known && timed_out) {
+	if (!known && timeouts) {
 		snprintf(err, errlen, "kernel spec '%s': apt-cache show %s timed "
-			 "out after %d s, twice (a loaded machine?)", s->text, want,
-			 so.deadline_ms / 1000);
+			 "out after %d s (%d of 2 attempts; a loaded machine?)",
+			 s->text, want, so.deadline_ms / 1000, timeouts);
 		goto out;
 	}
 	if (!known) {
