@@ -698,6 +698,7 @@ int cmd_mutants(int argc, char **argv)
 	rc = 0;
 	me.oops_silence_s = KR_OOPS_SILENCE_S; /* a mutant's dead kernel ends its boot */
 	me.case_silence_s = kr_case_silence_s(base.col); /* and so does a silent hang */
+	me.ref_boot_s = base.boot_s; /* both stretch on a host slower than the baseline's */
 	for (size_t i = 0; i < n && !kr_interrupted; i++) {
 		struct mutant *m = &mv[i];
 		ku_progress("mutants: [%zu/%zu] %s", i + 1, n, m->h.name);

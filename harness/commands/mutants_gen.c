@@ -1099,6 +1099,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	e->boot_deadline_s = (int)(GEN_BOOT_FACTOR * base->boot_s) + GEN_DEADLINE_SLACK_S;
 	e->oops_silence_s = KR_OOPS_SILENCE_S;
 	e->case_silence_s = kr_case_silence_s(base->col);
+	e->ref_boot_s = base->boot_s; /* a loaded host: both stretch */
 	struct kr_result r;
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		kr_run(e, ki, tag, filter, base->col, true, &r);
@@ -1142,7 +1143,14 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 			 (e->case_silence_s - KR_CASE_SILENCE_SLACK_S) / KR_CASE_SILENCE_FACTOR);
 	} else if (hung) {
 		snprintf(what, sizeof what, "no end within %d s (its programs take %.0f s on id 0)",
-			 deadline, expect);
+			 (int)(deadline * (r.stretch > 1 ? r.stretch : 1)), expect);
+	}
+	/* Say when the host was slower than on id 0: the reader of a timeout
+	 * kill needs to know that the deadline allowed for it. */
+	if (hung && r.stretch > 1) {
+		size_t used = strlen(what);
+		snprintf(what + used, sizeof what - used, " (deadlines x%.1f: booted in %.0f s, "
+			 "id 0 in %.0f s)", r.stretch, r.boot_s, base->boot_s);
 	}
 	int again = -1; /* a second boot: 1 bad again, 0 passed, -1 said nothing */
 	char stuck[200];
@@ -1167,6 +1175,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 	e->deadline_s = saved;
 	e->oops_silence_s = 0;
 	e->case_silence_s = 0;
+	e->ref_boot_s = 0;
 	unsetenv("TTYPOT_KERNEL_ARGS");
 	if (kr_interrupted) {
 		/* stays pending: --resume runs it again */

@@ -198,7 +198,8 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 			       .cases_filter = filter, .deadline_s = e->deadline_s,
 			       .kyua_vars = e->kyua_vars, .boot_deadline_s = e->boot_deadline_s,
 			       .oops_silence_s = e->oops_silence_s,
-			       .case_silence_s = e->case_silence_s };
+			       .case_silence_s = e->case_silence_s,
+			       .ref_boot_s = e->ref_boot_s };
 	struct detached_paths dp = { results, console, outcome, tmpdir };
 	double t0 = proc_now();
 	pid_t pid = run_detached(ki, &ro, &dp);
@@ -236,7 +237,9 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 		col_free(sc);
 		if (w == pid)
 			break;
-		bool deadline = now - t0 > e->deadline_s + 120;
+		/* the runner's own watch ends it first, stretched or not */
+		double stretch_max = e->ref_boot_s > 0 ? RUN_MAX_STRETCH : 1;
+		bool deadline = now - t0 > e->deadline_s * stretch_max + 120;
 		if (kr_interrupted || deadline || (stop_on_kill && r->first_kill_s >= 0)) {
 			run_detached_kill(pid);
 			waitpid(pid, &st, 0);
@@ -257,6 +260,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 		r->end = out.end;
 		r->oops_silent = out.oops_silent;
 		r->case_silent = out.case_silent;
+		r->stretch = out.stretch > 1 ? out.stretch : 1;
 		r->boot_s = out.boot_s;
 		r->suite_s = out.suite_s;
 		snprintf(c->accel, sizeof c->accel, "%s", out.accel);

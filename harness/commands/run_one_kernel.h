@@ -47,6 +47,9 @@ struct kr_env {
 				    boot as a panic (run_opts); 0: never */
 	int case_silence_s;      /* begun, then no case result this long ends
 				    a boot as a hang (run_opts); 0: never */
+	double ref_boot_s;       /* the boot those were measured against: a
+				    slower boot stretches deadline_s and
+				    case_silence_s (run_opts); 0: never */
 	bool quiet;              /* no per-case progress lines */
 	const char *kyua_vars;   /* extra Kyua "-v" words for every run, or NULL */
 };
@@ -78,6 +81,8 @@ struct kr_result {
 	bool oops_silent;      /* ended as a panic: an Oops, then silence */
 	bool case_silent;      /* ended as a hang: no case result for
 				  kr_env.case_silence_s */
+	double stretch;        /* the deadlines' stretch (kr_env.ref_boot_s);
+				  1 none */
 	char console[PATH_MAX + 160]; /* the boot's console log */
 	char err[512];
 };

@@ -17,6 +17,11 @@
 
 #include "kernel.h"
 
+/* A boot this many times slower than run_opts.ref_boot_s stretches the
+ * deadlines no further: a host that slow is not what the deadlines are
+ * for, and a kernel that slows its own boot gets no unbounded time. */
+#define RUN_MAX_STRETCH 4.0
+
 struct run_opts {
 	const char *suite_dir;    /* the built tree: Kyuafile, cases/, fixtures/ */
 	const char *initramfs;    /* built by initramfs_build(), for guests */
@@ -46,6 +51,13 @@ struct run_opts {
 				     (the guest's Kyua or its report wedged):
 				     the run ends as RUN_TIMEOUT, nothing
 				     missing; 0: WATCH_AFTER_LAST_CASE_S */
+	double ref_boot_s;        /* the boot time deadline_s and case_silence_s
+				     were measured against (a mutation run's
+				     id 0): a begin line later than that says
+				     the host runs slower now (a loaded TCG
+				     guest), and both stretch by this boot's
+				     time over it, at most RUN_MAX_STRETCH;
+				     0: fixed deadlines */
 };
 
 enum run_end {
@@ -70,6 +82,8 @@ struct run_outcome {
 				  (run_opts.banner_s) */
 	bool case_silent;      /* RUN_TIMEOUT because no result came for
 				  run_opts.case_silence_s */
+	double stretch;        /* what deadline_s and case_silence_s were
+				  multiplied by (run_opts.ref_boot_s); 1 none */
 };
 
 /* Build the guest initramfs once per run from the built suite. */

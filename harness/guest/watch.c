@@ -238,7 +238,9 @@ watch_run(struct watch *w, struct run_outcome *out)
 	int after_last = w->after_last_case_s > 0 ? w->after_last_case_s
 						  : WATCH_AFTER_LAST_CASE_S;
 	int st = 0;
-	double last_note = w->t0;
+	double last_note = w->t0, stretch = 1;
+	bool stretched = false;
+	int deadline = w->deadline_s, case_silence = w->case_silence_s;
 	for (;;) {
 		s.now = proc_now();
 		tail_lines(&res, on_result, &s);
@@ -246,6 +248,22 @@ watch_run(struct watch *w, struct run_outcome *out)
 			if (con.fd < 0)
 				tail_open(&con, w->console, 0);
 			tail_lines(&con, on_console, &s);
+		}
+		/* The boot measures the host's speed now: deadlines measured
+		 * on a faster one stretch by as much, so that a loaded machine
+		 * does not pass for a hung kernel. */
+		if (w->ref_boot_s > 0 && s.begin && !stretched) {
+			stretched = true;
+			double boot = s.t_begin - w->t0;
+			if (boot > w->ref_boot_s) {
+				stretch = boot / w->ref_boot_s;
+				stretch = stretch < RUN_MAX_STRETCH ? stretch : RUN_MAX_STRETCH;
+				deadline = (int)(w->deadline_s * stretch);
+				case_silence = (int)(w->case_silence_s * stretch);
+				ku_progress("%s: booted in %.0f s against %.0f s: deadlines x%.2f "
+					    "(%d s, case silence %d s)", w->who, boot,
+					    w->ref_boot_s, stretch, deadline, case_silence);
+			}
 		}
 		if (exited)
 			break;
@@ -274,10 +292,10 @@ watch_run(struct watch *w, struct run_outcome *out)
 		/* A case that hangs with the kernel quiet (a mutant spinning
 		 * in n_tty_read prints no stall): no result for that long is
 		 * a hang, decided now rather than at the deadline. */
-		if (w->case_silence_s > 0 && s.begin && !s.end &&
-		    s.now - s.t_result > w->case_silence_s) {
+		if (case_silence > 0 && s.begin && !s.end &&
+		    s.now - s.t_result > case_silence) {
 			ku_progress("%s: no case result for %d s after %s: hung, stopping it",
-				    w->who, w->case_silence_s,
+				    w->who, case_silence,
 				    s.last_case[0] ? s.last_case : "the begin line");
 			proc_kill(w->pid, 1000);
 			exited = killed = silent = true;
@@ -302,9 +320,9 @@ watch_run(struct watch *w, struct run_outcome *out)
 			exited = stalled = true;
 			continue;
 		}
-		if (el > w->deadline_s) {
+		if (el > deadline) {
 			ku_progress("%s: deadline of %d s passed, stopping it",
-				    w->who, w->deadline_s);
+				    w->who, deadline);
 			proc_kill(w->pid, 1000);
 			exited = killed = true;
 			continue;
@@ -367,7 +385,8 @@ watch_run(struct watch *w, struct run_outcome *out)
 	out->case_silent = silent && out->end == RUN_TIMEOUT;
 	if (out->case_silent)
 		snprintf(out->err, sizeof out->err, "no case result for %d s after %.160s",
-			 w->case_silence_s, s.last_case[0] ? s.last_case : "the begin line");
+			 case_silence, s.last_case[0] ? s.last_case : "the begin line");
+	out->stretch = stretch;
 }
 
 int
@@ -386,6 +405,7 @@ watch_spawn(const char *const argv[], const struct proc_opts *po,
 			  .banner_s = o->banner_s,
 			  .case_silence_s = o->case_silence_s,
 			  .after_last_case_s = o->after_last_case_s,
+			  .ref_boot_s = o->ref_boot_s,
 			  .results = results_path,
 			  .offset = off,
 			  .console = out->console_path,

@@ -28,6 +28,9 @@ struct watch {
 				   stopped as hung; 0 never (run_opts) */
 	int after_last_case_s;  /* every case reported, then no end line
 				   this long: stopped (run_opts) */
+	double ref_boot_s;      /* deadline_s and case_silence_s stretch by
+				   the boot's time over this; 0 never
+				   (run_opts) */
 	const char *results;    /* results file, read from offset onwards */
 	long long offset;
 	const char *console;    /* scanned for panics when scan_panic */

@@ -376,6 +376,45 @@ ATF_TC_BODY(silent_case_is_a_hang, tc)
 	ATF_CHECK_MSG(proc_now() - t0 >= 6, "stopped after %.1f s", proc_now() - t0);
 }
 
+ATF_TC(slow_boot_stretches_deadlines);
+ATF_TC_HEAD(slow_boot_stretches_deadlines, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "with ref_boot_s, a guest that boots slower than that "
+			  "(a loaded host) gets deadline_s and case_silence_s stretched by the "
+			  "ratio, at most RUN_MAX_STRETCH times: its cases 4 s apart pass a "
+			  "silence of 2 s, its run passes a deadline of 10 s, and its hang is "
+			  "stopped after the stretched silence, named with it; without "
+			  "ref_boot_s the same guest is stopped at the first 4-s gap");
+	atf_tc_set_md_var(tc, "timeout", "120");
+}
+ATF_TC_BODY(slow_boot_stretches_deadlines, tc)
+{
+	/* Boots in 4 s against 0.5 s: 8 times slower, stretched 4 times. */
+	const char *slow = "sleep 4\n$R begin uname=x arch=y cases=9\n"
+			   "$R case-hex a/t_x:c1 passed 1000 ''\n"
+			   "sleep 4\n$R case-hex a/t_x:c2 passed 1000 ''\n"
+			   "sleep 4\n$R case-hex a/t_x:c3 passed 1000 ''\n"
+			   "sleep 100 &\nwait\n";
+	struct run_opts o = { .deadline_s = 10, .case_silence_s = 2, .ref_boot_s = 0.5 };
+	struct run_outcome out;
+	double t0 = proc_now();
+	watch_guest_opts(tc, slow, &o, &out);
+	double took = proc_now() - t0;
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK(out.case_silent);
+	ATF_CHECK_MSG(out.stretch > RUN_MAX_STRETCH - 0.01 && out.stretch < RUN_MAX_STRETCH + 0.01,
+		      "stretch %.2f", out.stretch);
+	ATF_CHECK_MSG(strstr(out.err, "no case result for 8 s after a/t_x:c3"), "%s", out.err);
+	/* 4 s of boot, 8 s of cases, 8 s of silence; 16 s of silence uncapped */
+	ATF_CHECK_MSG(took >= 20 && took < 30, "stopped after %.1f s", took);
+
+	o.ref_boot_s = 0;
+	watch_guest_opts(tc, slow, &o, &out);
+	ATF_CHECK_EQ(out.end, RUN_TIMEOUT);
+	ATF_CHECK(out.case_silent);
+	ATF_CHECK_MSG(strstr(out.err, "no case result for 2 s after a/t_x:c1"), "%s", out.err);
+}
+
 ATF_TC(host_missing_script);
 ATF_TC_HEAD(host_missing_script, tc)
 {
@@ -587,6 +626,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, host_missing_script);
 	ATF_TP_ADD_TC(tp, oops_then_silence_is_dead);
 	ATF_TP_ADD_TC(tp, silent_case_is_a_hang);
+	ATF_TP_ADD_TC(tp, slow_boot_stretches_deadlines);
 	ATF_TP_ADD_TC(tp, all_cases_then_no_end_is_stopped);
 	ATF_TP_ADD_TC(tp, no_banner_is_stalled);
 	ATF_TP_ADD_TC(tp, kvm_stall_lasts_the_boot);
