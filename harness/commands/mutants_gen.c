@@ -2,6 +2,7 @@
 /* mutants_gen.c: `ttypot mutants --generate` (mutants_gen.h). */
 #include "mutants_gen.h"
 #include "cli.h"
+#include "blocks.h"
 #include "cover.h"
 #include "generate.h"
 #include "ingest.h"
@@ -470,8 +471,10 @@ static bool filter_holds(const char *filter, const char *prog, size_t pl);
 /* A patch's mutant: its line is new to a map made of the source before the
  * patch, so the programs that execute its function run it (every program
  * when the map does not know the function). */
-static void fn_triage(const struct cover_map *map, const char *unmapped, struct mutant *m)
+static void fn_triage(const struct gen *g, const struct cover_map *map, const char *unmapped,
+		      struct mutant *m)
 {
+	(void)g;
 	m->covered_by[0] = '\0';
 	struct rbuf p = {0};
 	int n = ps_fn_programs(map, m->file, m->func, &p);
@@ -492,23 +495,31 @@ static void fn_triage(const struct cover_map *map, const char *unmapped, struct 
 /* The programs that execute m's lines, from the map; programs newer than
  * the map (unmapped) may execute any line, so they run for every mutant
  * and a line no mapped program executes is covered by them.  A line gcov
- * gives no counter of its own takes its counted neighbours' programs
- * (cover_programs_around).  A file the map never profiled runs the whole
- * suite: its lines are unknown, not unexecuted. */
-static void cover_triage(const struct cover_map *map, const char *unmapped, struct mutant *m)
+ * gives no counter of its own takes its counted neighbours' programs and
+ * those of the line its braces put before it (cover_programs_around).  A
+ * file the map never profiled runs the whole suite: its lines are unknown,
+ * not unexecuted. */
+static void cover_triage(const struct gen *g, const struct cover_map *map, const char *unmapped,
+			 struct mutant *m)
 {
 	m->covered_by[0] = '\0';
 	if (!cover_knows_file(map, m->file)) {
 		snprintf(m->covered_by, sizeof m->covered_by, "*");
 		return;
 	}
+	const char *text = file_text(g, m->file);
+	struct blocks src = {0};
+	bool have_src = text && blocks_read(text, &src) == 0;
 	for (int l = m->line; l <= m->end_line; l++) {
 		char progs[8192];
 		if (cover_programs(map, m->file, l, progs, sizeof progs) ||
 		    (!cover_has_counter(map, m->file, l) &&
-		     cover_programs_around(map, m->file, l, progs, sizeof progs)))
+		     cover_programs_around(map, m->file, l, have_src ? &src : NULL, progs,
+					   sizeof progs)))
 			add_programs(m, progs);
 	}
+	if (have_src)
+		blocks_free(&src);
 	add_programs(m, unmapped);
 	if (!m->covered_by[0]) {
 		m->status = MS_NOT_COVERED;
@@ -1674,7 +1685,7 @@ int cmd_mutants_generate(int argc, char **argv)
 			continue;
 		if (!have_map)
 			continue; /* decided when it runs: the map may come by then */
-		(have_chg ? fn_triage : cover_triage)(&map, rbuf_str(&unmapped), m);
+		(have_chg ? fn_triage : cover_triage)(&g, &map, rbuf_str(&unmapped), m);
 		if (cases[0] && m->status == MS_PENDING)
 			restrict_to(m, cases);
 		uncovered += m->status == MS_NOT_COVERED;
@@ -1703,7 +1714,7 @@ int cmd_mutants_generate(int argc, char **argv)
 		}
 		if (!m->covered_by[0]) {
 			if (have_map)
-				(have_chg ? fn_triage : cover_triage)(&map, rbuf_str(&unmapped), m);
+				(have_chg ? fn_triage : cover_triage)(&g, &map, rbuf_str(&unmapped), m);
 			else
 				snprintf(m->covered_by, sizeof m->covered_by, "*");
 			if (cases[0] && m->status == MS_PENDING)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cover.c: the per-program coverage map (cover.h): load, look up. */
 #include "cover.h"
+#include "blocks.h"
 #include "kutil.h"
 
 #include <errno.h>
@@ -470,8 +471,19 @@ void cover_counted_neighbours(const struct cover_map *m, const char *file, int l
 			*after = l;
 }
 
+struct counted_ctx {
+	const struct cover_map *m;
+	const char *file;
+};
+
+static bool counted(int line, void *arg)
+{
+	const struct counted_ctx *c = arg;
+	return cover_find(c->m, c->file, line) || is_unrun(c->m, c->file, line);
+}
+
 size_t cover_programs_around(const struct cover_map *m, const char *file, int line,
-			     char *out, size_t outlen)
+			     const struct blocks *src, char *out, size_t outlen)
 {
 	if (outlen)
 		out[0] = '\0';
@@ -484,6 +496,14 @@ size_t cover_programs_around(const struct cover_map *m, const char *file, int li
 		n += add_around(m, file, before, out, outlen, &used);
 	if (after)
 		n += add_around(m, file, after, out, outlen, &used);
+	/* The textual neighbours may lie in a block that line is not in (the
+	 * last case of a switch before the statement after it): the counted
+	 * line the braces say is before it on every path adds its programs. */
+	const struct cover_fn *f = src ? cover_fn_at(m, file, line) : NULL;
+	struct counted_ctx c = { m, file };
+	int dom = f ? blocks_before(src, line, f->first, counted, &c) : 0;
+	if (dom && dom != before)
+		n += add_around(m, file, dom, out, outlen, &used);
 	return n;
 }
 

@@ -29,7 +29,8 @@
  * so a line in neither "line" nor "unrun" has no counter of its own (gcov's
  * "-": a return after a loop, a break, a statement the compiler merged
  * into a neighbouring block).  Such a line is reached by whoever reaches
- * its nearest counted neighbours (cover_programs_around); in a version 1
+ * its nearest counted neighbours, or the counted line its braces put before
+ * it on every path (cover_programs_around, blocks.h); in a version 1
  * or 2 map it cannot be told from an unexecuted line.
  *
  * "cases" (version 2) lists the cases a program had when the map was made
@@ -109,11 +110,14 @@ void cover_counted_neighbours(const struct cover_map *m, const char *file, int l
 			      int *before, int *after);
 
 /* For a line without a counter (cover_has_counter false): the programs of
- * the nearest counted lines before and after it in its function, as
- * cover_programs gives them; 0 when both are unexecuted or it is in no
+ * the nearest counted lines before and after it in its function, and with
+ * the file's braces (src, or NULL) those of the nearest counted line that
+ * is before it on every path (blocks_before), as cover_programs gives
+ * them; the number found, 0 when all are unexecuted or it is in no
  * function the map knows. */
+struct blocks;
 size_t cover_programs_around(const struct cover_map *m, const char *file, int line,
-			     char *out, size_t outlen);
+			     const struct blocks *src, char *out, size_t outlen);
 
 /* Hold the map's case lists against the suite's cases now (ids:
  * "program:case", as `kyua list` gives them): each program whose list

@@ -7,9 +7,12 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "cover.h"
+#include "kutil.h"
 #include "proc.h"
 #include "rbuf.h"
 
@@ -406,10 +409,10 @@ ATF_TC_BODY(pipeline_real_gcov, tc)
 	int ret_line = uf->last - 1; /* "return 0;" */
 	ATF_CHECK(!cover_find(&m, "drivers/tty/demo.c", ret_line));
 	ATF_CHECK(!cover_has_counter(&m, "drivers/tty/demo.c", ret_line));
-	ATF_CHECK_EQ(cover_programs_around(&m, "drivers/tty/demo.c", ret_line, progs,
+	ATF_CHECK_EQ(cover_programs_around(&m, "drivers/tty/demo.c", ret_line, NULL, progs,
 					   sizeof progs), 1);
 	ATF_CHECK_STREQ(progs, "p/two");
-	ATF_CHECK_EQ(cover_programs_around(&m, "drivers/tty/demo.c", nf->last - 1, progs,
+	ATF_CHECK_EQ(cover_programs_around(&m, "drivers/tty/demo.c", nf->last - 1, NULL, progs,
 					   sizeof progs), 0);
 	/* Every executed line lies in a function of demo.c. */
 	for (size_t i = 0; i < m.nlines; i++) {
@@ -420,8 +423,80 @@ ATF_TC_BODY(pipeline_real_gcov, tc)
 	cover_free(&m);
 }
 
+/* take() for blocks_before: the lines listed in arg (0-terminated). */
+static bool listed(int line, void *arg)
+{
+	for (const int *l = arg; *l; l++)
+		if (*l == line)
+			return true;
+	return false;
+}
+
+static int before_in(const struct blocks *b, int line, int first, const int *counted)
+{
+	return blocks_before(b, line, first, listed, (void *)counted);
+}
+
+ATF_TC(braces_find_what_is_before_a_line);
+ATF_TC_HEAD(braces_find_what_is_before_a_line, tc)
+{
+	atf_tc_set_md_var(tc, "descr", "blocks_before, on fixtures/cover/blocks-demo.c: going "
+			  "back from a line it skips the blocks that closed before it (a "
+			  "switch's cases before the return after it, an if's body before its "
+			  "else), keeps the heads of blocks that hold it, stops at a label's "
+			  "block head (a case, a goto's target), and is not misled by braces in "
+			  "comments, strings or character literals; cover_programs_around adds "
+			  "the programs of the switch's head to those of its last case for the "
+			  "counterless return after it");
+}
+ATF_TC_BODY(braces_find_what_is_before_a_line, tc)
+{
+	char path[PATH_MAX], err[512];
+	fixture(tc, "blocks-demo.c", path, sizeof path);
+	char *text = ku_read_file(path, NULL);
+	ATF_REQUIRE_MSG(text, "cannot read %s", path);
+	struct blocks b;
+	ATF_REQUIRE_EQ(blocks_read(text, &b), 0);
+	free(text);
+	/* The return after the switch: its head, not the last case's lines. */
+	ATF_CHECK_EQ(before_in(&b, 16, 3, (const int[]){ 6, 7, 8, 9, 10, 12, 13, 0 }), 6);
+	/* In a case: the label, or past it the switch's head, never the
+	 * lines of the case before it. */
+	ATF_CHECK_EQ(before_in(&b, 12, 3, (const int[]){ 6, 8, 9, 10, 0 }), 10);
+	ATF_CHECK_EQ(before_in(&b, 12, 3, (const int[]){ 6, 8, 9, 0 }), 6);
+	/* In an else: the if's head, not its body. */
+	ATF_CHECK_EQ(before_in(&b, 24, 19, (const int[]){ 21, 22, 0 }), 21);
+	/* After the if-else: the head again, or a line after it. */
+	ATF_CHECK_EQ(before_in(&b, 26, 19, (const int[]){ 21, 22, 24, 0 }), 21);
+	ATF_CHECK_EQ(before_in(&b, 27, 19, (const int[]){ 21, 22, 24, 26, 0 }), 26);
+	/* After a goto's target: only what is before the whole body. */
+	ATF_CHECK_EQ(before_in(&b, 31, 19, (const int[]){ 21, 26, 27, 29, 0 }), 0);
+	ATF_CHECK_EQ(before_in(&b, 31, 19, (const int[]){ 19, 21, 26, 27, 29, 0 }), 19);
+	blocks_free(&b);
+
+	/* The map: the return (16) has no counter; its textual neighbour is
+	 * case 2's line 12 (p/case2 only); its head, line 6, every program. */
+	struct cover_map m;
+	fixture(tc, "blocks.map", path, sizeof path);
+	ATF_REQUIRE_EQ_MSG(cover_load(path, &m, err, sizeof err), 0, "%s", err);
+	fixture(tc, "blocks-demo.c", path, sizeof path);
+	text = ku_read_file(path, NULL);
+	ATF_REQUIRE(text && blocks_read(text, &b) == 0);
+	free(text);
+	const char *f = "drivers/tty/blocks-demo.c";
+	char progs[1024];
+	ATF_CHECK(!cover_has_counter(&m, f, 16));
+	ATF_CHECK_EQ(cover_programs_around(&m, f, 16, NULL, progs, sizeof progs), 1);
+	ATF_CHECK_STREQ(progs, "p/case2");
+	ATF_CHECK_EQ(cover_programs_around(&m, f, 16, &b, progs, sizeof progs), 2);
+	ATF_CHECK_STREQ(progs, "p/case2 p/every");
+	blocks_free(&b);
+	cover_free(&m);
+}
+
 ATF_TP_ADD_TCS(tp)
 {
+	ATF_TP_ADD_TC(tp, braces_find_what_is_before_a_line);
 	ATF_TP_ADD_TC(tp, load_small_map);
 	ATF_TP_ADD_TC(tp, lookups);
 	ATF_TP_ADD_TC(tp, boot_lines_every_program);
