@@ -46,13 +46,14 @@
  * 1.8432 MHz clock allows; QEMU models character timing (~87 us a byte). */
 #define TP_SERIAL_SPEED B115200
 
-/* A break the kernel holds for N ms (msleep_interruptible: jiffies) may
- * measure a little short in CLOCK_MONOTONIC milliseconds: both ends are
+/* The least a wait the kernel holds for N ms (msleep_interruptible:
+ * jiffies) may measure in CLOCK_MONOTONIC milliseconds: both ends are
  * truncated to the ms, and under TCG the guest's jiffies and clocksource
- * drift apart (seen once in 20 runs on 6.1: a 300 ms TCSBRKP measured 299
- * ms).  Duration checks allow one HZ=250 jiffy below N; a wrong unit or a
- * skipped sleep is still off by far more. */
-#define TP_SLEEP_SLACK_MS 4
+ * drift apart, the more the busier the host (a 300 ms TCSBRKP measured 299
+ * ms once in 20 runs on 6.1 at an ordinary load, and 291 ms on 6.12 in a
+ * guest that took 139 s to boot beside two others).  A tenth of N below
+ * it; a wrong unit or a skipped sleep is still off by far more. */
+#define TP_SLEEP_MIN_MS(n) ((n) - (n) / 10)
 
 struct tp_serial_pair {
 	char a[64]; /* e.g. /dev/ttyS1 */

@@ -6,6 +6,7 @@
  * QEMU carries no break over its UDP link, loops none in MCR loop mode and
  * models no parity on the link, and then the case skips saying so. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -25,7 +26,7 @@ TP_CASE(tcsendbreak_lasts_quarter_second, TP_LINUX,
 	tp_waiting_for("tcsendbreak(A, 0)");
 	ATF_REQUIRE_EQ_MSG(tcsendbreak(a, 0), 0, "tcsendbreak: %s", strerror(errno));
 	long long ms = tp_now_ms() - t0;
-	ATF_CHECK_MSG(ms >= 250 - TP_SLEEP_SLACK_MS, "tcsendbreak returned after %lld ms",
+	ATF_CHECK_MSG(ms >= TP_SLEEP_MIN_MS(250), "tcsendbreak returned after %lld ms",
 		      ms);
 	ATF_CHECK_MSG(ms < 5000, "tcsendbreak took %lld ms", ms);
 }
@@ -48,7 +49,7 @@ TP_CASE(tcsbrkp_lasts_deciseconds, TP_LINUX,
 		ATF_REQUIRE_EQ_MSG(ioctl(a, TCSBRKP, v[i].arg), 0, "TCSBRKP %d: %s",
 				   v[i].arg, strerror(errno));
 		long long ms = tp_now_ms() - t0;
-		ATF_CHECK_MSG(ms >= v[i].min_ms - TP_SLEEP_SLACK_MS, "TCSBRKP %d returned "
+		ATF_CHECK_MSG(ms >= TP_SLEEP_MIN_MS(v[i].min_ms), "TCSBRKP %d returned "
 			      "after %lld ms, want at least %d", v[i].arg, ms, v[i].min_ms);
 		ATF_CHECK_MSG(ms < 5000, "TCSBRKP %d took %lld ms", v[i].arg, ms);
 	}
@@ -83,6 +84,57 @@ TP_CASE_ROOT(hangup_ends_a_break_with_eio, TP_LINUX,
 	tp_wait_blocked(c.pid, SYS_ioctl, "TCSBRKP asleep in its break");
 	ATF_REQUIRE_MSG(ioctl(a, TIOCVHANGUP) == 0, "TIOCVHANGUP: %s", strerror(errno));
 	tp_child_join(&c, TP_WAIT_MS, "the break to end with EIO on the hangup");
+}
+
+/* A break of LONG_BREAK_DS that SIGUSR1 (no SA_RESTART) ends with EINTR. */
+static int
+interrupted_long_break(void *arg)
+{
+	int rc = tp_child_interruptible(SIGUSR1);
+	if (rc != 0)
+		return rc;
+	errno = 0;
+	int r = ioctl(*(int *)arg, TCSBRKP, LONG_BREAK_DS);
+	if (r != -1 || errno != EINTR)
+		return tp_child_fail("TCSBRKP %d ended by a signal: %d (%s), want EINTR",
+				     LONG_BREAK_DS, r, r ? strerror(errno) : "success");
+	return 0;
+}
+
+/* A tcsendbreak behind another break that SIGUSR1 ends with EINTR. */
+static int
+interrupted_second_break(void *arg)
+{
+	int rc = tp_child_interruptible(SIGUSR1);
+	if (rc != 0)
+		return rc;
+	errno = 0;
+	int r = tcsendbreak(*(int *)arg, 0);
+	if (r != -1 || errno != EINTR)
+		return tp_child_fail("tcsendbreak behind a break, interrupted: %d (%s), "
+				     "want EINTR", r, r ? strerror(errno) : "success");
+	return 0;
+}
+
+TP_CASE(break_behind_a_break_ends_eintr_on_a_signal, TP_LINUX,
+	"A tcsendbreak on A while another process's 30-second break (TCSBRKP "
+	"300) holds A waits for it, and a caught signal (no SA_RESTART) ends "
+	"that wait with EINTR while the first break goes on; a signal then "
+	"ends the first break with EINTR too")
+{
+	int a, b;
+	struct tp_child first, second;
+
+	tp_serial_open_pair(tc, &a, &b, 0);
+	tp_child_start(&first, interrupted_long_break, &a);
+	tp_wait_blocked(first.pid, SYS_ioctl, "the first break, of 30 s, under way");
+	tp_child_start(&second, interrupted_second_break, &a);
+	tp_wait_blocked(second.pid, SYS_ioctl, "the second break waiting behind the first");
+	ATF_REQUIRE_EQ(kill(second.pid, SIGUSR1), 0);
+	tp_child_join(&second, TP_WAIT_MS, "the waiting break to end with EINTR");
+	tp_wait_blocked(first.pid, SYS_ioctl, "the first break, still under way");
+	ATF_REQUIRE_EQ(kill(first.pid, SIGUSR1), 0);
+	tp_child_join(&first, TP_WAIT_MS, "the first break to end with EINTR");
 }
 
 static int
@@ -266,6 +318,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, tcsbrkp_lasts_deciseconds);
 	ATF_TP_ADD_TC(tp, hangup_ends_a_break_with_eio);
 	ATF_TP_ADD_TC(tp, tcsendbreak_drains_output_first);
+	ATF_TP_ADD_TC(tp, break_behind_a_break_ends_eintr_on_a_signal);
 	ATF_TP_ADD_TC(tp, break_across_link_marked);
 	ATF_TP_ADD_TC(tp, break_in_loop_mode_marked);
 	ATF_TP_ADD_TC(tp, parmrk_doubles_valid_ff);

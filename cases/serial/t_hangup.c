@@ -304,7 +304,7 @@ TP_CASE(last_close_keeps_a_waiting_open_back_for_close_delay, TP_LINUX,
 	long long t0 = tp_now_ms();
 	tp_uart_close_as_is(a);
 	long long ms = tp_now_ms() - t0;
-	ATF_CHECK_MSG(ms >= want_ms - TP_SLEEP_SLACK_MS, "the last close with an "
+	ATF_CHECK_MSG(ms >= TP_SLEEP_MIN_MS(want_ms), "the last close with an "
 		      "open waiting returned after %lld ms, before close_delay's "
 		      "%lld ms", ms, want_ms);
 	carrier_for_waiting_open(&p, &c, "the open waiting before the last close to succeed");

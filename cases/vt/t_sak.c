@@ -7,9 +7,12 @@
  * own VT the foreground one, and the kill reaches whoever has that open. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,13 +75,18 @@ start_holder(struct holder *h, struct tp_child *c, int num, bool ctty,
 }
 
 static void
-expect_killed(struct holder *h, struct tp_child *c, const char *what)
+want_sigkill(int st, const char *what)
 {
-	int st = tp_child_reap(c, TP_WAIT_MS, what);
 	if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)
 		atf_tc_fail("%s: %s %d, want killed by SIGKILL", what,
 			    WIFSIGNALED(st) ? "killed by signal" : "exited",
 			    WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+}
+
+static void
+expect_killed(struct holder *h, struct tp_child *c, const char *what)
+{
+	want_sigkill(tp_child_reap(c, TP_WAIT_MS, what), what);
 	tp_sync_close(&h->s);
 }
 
@@ -197,6 +205,118 @@ TP_CASE_ROOT(sak_kills_session_of_controlling_vt, TP_LINUX,
 		expect_alive(&hk, &ck, 'h', "the keeper, spared: its write must fail with EIO");
 }
 
+/* A session leader that opens VT num as its controlling tty, keeps the
+ * descriptor (so that no child's close is the VT's last, which would take
+ * the controlling tty from the session) and forks two children of its
+ * session, which close theirs: one keeps the VT as its controlling tty,
+ * one gives it up (TIOCNOTTY through /dev/tty, after which /dev/tty fails
+ * with ENXIO).  Each child, once so, sends a member record to rec_w; then
+ * all wait to be killed. */
+enum { KEEPS_CTTY, GAVE_UP_CTTY, NMEMBERS };
+struct member {
+	int role;
+	pid_t pid;
+};
+
+static int
+session_member(int vt_fd, int rec_w, int role)
+{
+	close(vt_fd);
+	if (role == GAVE_UP_CTTY) {
+		int fd = open("/dev/tty", O_RDWR);
+		if (fd < 0)
+			return tp_child_fail("open /dev/tty: %s", strerror(errno));
+		if (ioctl(fd, TIOCNOTTY) != 0)
+			return tp_child_fail("TIOCNOTTY: %s", strerror(errno));
+		close(fd);
+		fd = open("/dev/tty", O_RDWR);
+		if (fd >= 0 || errno != ENXIO)
+			return tp_child_fail("open /dev/tty after TIOCNOTTY: %s, want ENXIO",
+					     fd >= 0 ? "opened" : strerror(errno));
+	}
+	struct member m = {.role = role, .pid = getpid()};
+	if (write(rec_w, &m, sizeof m) != (ssize_t)sizeof m)
+		return tp_child_fail("write the member record: %s", strerror(errno));
+	for (;;)
+		pause(); /* until the SAK, or the case's reaping */
+}
+
+static int
+leader_and_members(void *arg)
+{
+	const int *a = arg; /* VT number, record pipe */
+	char path[32];
+	if (setsid() < 0)
+		return tp_child_fail("setsid: %s", strerror(errno));
+	snprintf(path, sizeof path, "/dev/tty%d", a[0]);
+	int fd = open(path, O_RDWR);
+	if (fd < 0)
+		return tp_child_fail("open %s: %s", path, strerror(errno));
+	for (int role = 0; role < NMEMBERS; role++) {
+		pid_t kid = fork();
+		if (kid < 0)
+			return tp_child_fail("fork: %s", strerror(errno));
+		if (kid == 0)
+			_exit(session_member(fd, a[1], role));
+	}
+	for (;;)
+		pause();
+}
+
+TP_CASE_ROOT(sak_kills_every_process_of_the_session, TP_LINUX,
+	"SysRq-k kills the whole session of the foreground VT, not only its "
+	"leader (which has it open): a child of the leader that keeps the VT "
+	"as controlling tty, and one that gave it up with TIOCNOTTY, neither "
+	"holding a descriptor of it, die of SIGKILL too")
+{
+	static const char *const who[NMEMBERS] = {
+		[KEEPS_CTTY] = "the leader's child with the VT as controlling tty",
+		[GAVE_UP_CTTY] = "the leader's child that gave the VT up (TIOCNOTTY)",
+	};
+	struct tp_vt fg;
+	struct tp_child c;
+	pid_t pid[NMEMBERS] = {0};
+	int pp[2];
+
+	tp_vt_require(tc);
+	require_sysrq();
+	/* The leader's children outlive it: become their reaper. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+		atf_tc_fail("PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+	tp_vt_take(tc, &fg);
+	tp_vt_activate(fg.num, "VT_ACTIVATE to the VT the SAK hits");
+	if (pipe2(pp, O_CLOEXEC) != 0)
+		atf_tc_fail("pipe2: %s", strerror(errno));
+	int arg[2] = {fg.num, pp[1]};
+	tp_child_start(&c, leader_and_members, arg);
+	close(pp[1]);
+	for (int i = 0; i < NMEMBERS; i++) {
+		struct member m;
+		/* A leader or child that failed says why: its report, or the
+		 * leader's exit, comes first. */
+		struct pollfd pf[2] = {{.fd = pp[0], .events = POLLIN},
+				       {.fd = c.report_fd, .events = POLLIN}};
+		tp_waiting_for("a member record from the leader's children");
+		if (poll(pf, 2, TP_WAIT_MS) <= 0)
+			atf_tc_fail("no member record from the leader's children in %d ms",
+				    TP_WAIT_MS);
+		if (!(pf[0].revents & POLLIN))
+			tp_child_join(&c, TP_WAIT_MS, "the session leader, which failed");
+		tp_read_exact(pp[0], &m, sizeof m, sizeof m,
+			      "a member record from the leader's children");
+		if (m.role < 0 || m.role >= NMEMBERS || pid[m.role])
+			atf_tc_fail("member record of role %d: none expected", m.role);
+		pid[m.role] = m.pid;
+		tp_track(m.pid);
+	}
+	close(pp[0]);
+	sak();
+	want_sigkill(tp_child_reap(&c, TP_WAIT_MS, "the session leader"),
+		     "the session leader");
+	for (int i = 0; i < NMEMBERS; i++)
+		want_sigkill(tp_wait_exit(pid[i], TP_WAIT_MS, who[i]), who[i]);
+}
+
 /* VT_GETMODE and KDGKBMODE of VT num through a descriptor opened for it. */
 static void
 modes_of(int num, struct vt_mode *vm, int *kb)
@@ -253,6 +373,7 @@ ATF_TP_ADD_TCS(tp)
 {
 	ATF_TP_ADD_TC(tp, sak_kills_openers_of_foreground_vt);
 	ATF_TP_ADD_TC(tp, sak_kills_session_of_controlling_vt);
+	ATF_TP_ADD_TC(tp, sak_kills_every_process_of_the_session);
 	ATF_TP_ADD_TC(tp, sak_resets_the_vt_mode);
 	return atf_no_error();
 }
