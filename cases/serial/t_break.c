@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "tp_serial.h"
@@ -116,25 +117,47 @@ interrupted_second_break(void *arg)
 	return 0;
 }
 
-TP_CASE(break_behind_a_break_ends_eintr_on_a_signal, TP_LINUX,
-	"A tcsendbreak on A while another process's 30-second break (TCSBRKP "
-	"300) holds A waits for it, and a caught signal (no SA_RESTART) ends "
-	"that wait with EINTR while the first break goes on; a signal then "
-	"ends the first break with EINTR too")
+/* A write of one byte to fd, which waits while a break holds the port. */
+static int
+write_x_child(void *arg)
+{
+	if (write(*(int *)arg, "x", 1) != 1)
+		return tp_child_fail("write during a break: %s", strerror(errno));
+	return 0;
+}
+
+TP_CASE(break_holds_the_port_until_it_ends, TP_LINUX,
+	"A break holds its port until it ends: while another process's "
+	"30-second break (TCSBRKP 300) is under way on A, a tcsendbreak on A "
+	"waits, and a caught signal (no SA_RESTART) ends that wait with EINTR; "
+	"a write to A waits too, and once a signal ends the first break "
+	"(EINTR) the write goes through and B reads its byte")
 {
 	int a, b;
-	struct tp_child first, second;
+	struct tp_child first, second, writer;
+	char c;
 
 	tp_serial_open_pair(tc, &a, &b, 0);
+	/* A link that carries breaks (real UARTs) must not put one in B's
+	 * queue before the byte. */
+	struct termios t;
+	ATF_REQUIRE_EQ_MSG(tcgetattr(b, &t), 0, "tcgetattr B: %s", strerror(errno));
+	t.c_iflag |= IGNBRK;
+	ATF_REQUIRE_EQ_MSG(tcsetattr(b, TCSANOW, &t), 0, "tcsetattr B IGNBRK: %s",
+			   strerror(errno));
 	tp_child_start(&first, interrupted_long_break, &a);
 	tp_wait_blocked(first.pid, SYS_ioctl, "the first break, of 30 s, under way");
 	tp_child_start(&second, interrupted_second_break, &a);
 	tp_wait_blocked(second.pid, SYS_ioctl, "the second break waiting behind the first");
 	ATF_REQUIRE_EQ(kill(second.pid, SIGUSR1), 0);
 	tp_child_join(&second, TP_WAIT_MS, "the waiting break to end with EINTR");
-	tp_wait_blocked(first.pid, SYS_ioctl, "the first break, still under way");
+	tp_child_start(&writer, write_x_child, &a);
+	tp_wait_blocked(writer.pid, SYS_write, "a write to A waiting behind the first break");
 	ATF_REQUIRE_EQ(kill(first.pid, SIGUSR1), 0);
 	tp_child_join(&first, TP_WAIT_MS, "the first break to end with EINTR");
+	tp_child_join(&writer, TP_WAIT_MS, "the write to go through after the break");
+	tp_uart_read_exact(b, &c, 1, TP_WAIT_MS, "the byte written during the break, on B");
+	ATF_CHECK_MSG(c == 'x', "B read 0x%02x, want 'x'", (unsigned char)c);
 }
 
 static int
@@ -318,7 +341,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, tcsbrkp_lasts_deciseconds);
 	ATF_TP_ADD_TC(tp, hangup_ends_a_break_with_eio);
 	ATF_TP_ADD_TC(tp, tcsendbreak_drains_output_first);
-	ATF_TP_ADD_TC(tp, break_behind_a_break_ends_eintr_on_a_signal);
+	ATF_TP_ADD_TC(tp, break_holds_the_port_until_it_ends);
 	ATF_TP_ADD_TC(tp, break_across_link_marked);
 	ATF_TP_ADD_TC(tp, break_in_loop_mode_marked);
 	ATF_TP_ADD_TC(tp, parmrk_doubles_valid_ff);

@@ -210,33 +210,45 @@ TP_CASE_ROOT(sak_kills_session_of_controlling_vt, TP_LINUX,
  * the controlling tty from the session) and forks two children of its
  * session, which close theirs: one keeps the VT as its controlling tty,
  * one gives it up (TIOCNOTTY through /dev/tty, after which /dev/tty fails
- * with ENXIO).  Each child, once so, sends a member record to rec_w; then
- * all wait to be killed. */
+ * with ENXIO).  Each child, once so, sends a member record to rec_w, or
+ * one saying what failed (the case's child reports only the leader's
+ * failures); then all wait to be killed. */
 enum { KEEPS_CTTY, GAVE_UP_CTTY, NMEMBERS };
 struct member {
 	int role;
 	pid_t pid;
+	char failed[120]; /* "" when set up */
 };
+
+static void
+member_says(int rec_w, struct member *m)
+{
+	(void)!write(rec_w, m, sizeof *m); /* one record: below PIPE_BUF */
+}
 
 static int
 session_member(int vt_fd, int rec_w, int role)
 {
+	struct member m = {.role = role, .pid = getpid()};
 	close(vt_fd);
 	if (role == GAVE_UP_CTTY) {
 		int fd = open("/dev/tty", O_RDWR);
-		if (fd < 0)
-			return tp_child_fail("open /dev/tty: %s", strerror(errno));
-		if (ioctl(fd, TIOCNOTTY) != 0)
-			return tp_child_fail("TIOCNOTTY: %s", strerror(errno));
+		if (fd < 0 || ioctl(fd, TIOCNOTTY) != 0) {
+			snprintf(m.failed, sizeof m.failed, "%s: %s",
+				 fd < 0 ? "open /dev/tty" : "TIOCNOTTY", strerror(errno));
+			member_says(rec_w, &m);
+			return 1;
+		}
 		close(fd);
 		fd = open("/dev/tty", O_RDWR);
-		if (fd >= 0 || errno != ENXIO)
-			return tp_child_fail("open /dev/tty after TIOCNOTTY: %s, want ENXIO",
-					     fd >= 0 ? "opened" : strerror(errno));
+		if (fd >= 0 || errno != ENXIO) {
+			snprintf(m.failed, sizeof m.failed, "open /dev/tty after TIOCNOTTY: "
+				 "%s, want ENXIO", fd >= 0 ? "opened" : strerror(errno));
+			member_says(rec_w, &m);
+			return 1;
+		}
 	}
-	struct member m = {.role = role, .pid = getpid()};
-	if (write(rec_w, &m, sizeof m) != (ssize_t)sizeof m)
-		return tp_child_fail("write the member record: %s", strerror(errno));
+	member_says(rec_w, &m);
 	for (;;)
 		pause(); /* until the SAK, or the case's reaping */
 }
@@ -292,20 +304,29 @@ TP_CASE_ROOT(sak_kills_every_process_of_the_session, TP_LINUX,
 	close(pp[1]);
 	for (int i = 0; i < NMEMBERS; i++) {
 		struct member m;
-		/* A leader or child that failed says why: its report, or the
-		 * leader's exit, comes first. */
+		/* A member that failed says why in its record; the leader, in
+		 * its report as the case's child.  On any failure the
+		 * leader's process group goes, so that no member is left. */
 		struct pollfd pf[2] = {{.fd = pp[0], .events = POLLIN},
 				       {.fd = c.report_fd, .events = POLLIN}};
 		tp_waiting_for("a member record from the leader's children");
-		if (poll(pf, 2, TP_WAIT_MS) <= 0)
+		if (poll(pf, 2, TP_WAIT_MS) <= 0) {
+			kill(-c.pid, SIGKILL); /* the leader's whole process group */
 			atf_tc_fail("no member record from the leader's children in %d ms",
 				    TP_WAIT_MS);
-		if (!(pf[0].revents & POLLIN))
+		}
+		if (!(pf[0].revents & POLLIN)) {
+			kill(-c.pid, SIGKILL);
 			tp_child_join(&c, TP_WAIT_MS, "the session leader, which failed");
+		}
 		tp_read_exact(pp[0], &m, sizeof m, sizeof m,
 			      "a member record from the leader's children");
-		if (m.role < 0 || m.role >= NMEMBERS || pid[m.role])
-			atf_tc_fail("member record of role %d: none expected", m.role);
+		if (m.role < 0 || m.role >= NMEMBERS || pid[m.role] || m.failed[0]) {
+			kill(-c.pid, SIGKILL);
+			if (m.role < 0 || m.role >= NMEMBERS || pid[m.role])
+				atf_tc_fail("member record of role %d: none expected", m.role);
+			atf_tc_fail("%s: %.120s", who[m.role], m.failed);
+		}
 		pid[m.role] = m.pid;
 		tp_track(m.pid);
 	}
