@@ -7,6 +7,7 @@
  * models no parity on the link, and then the case skips saying so. */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -87,33 +88,26 @@ TP_CASE_ROOT(hangup_ends_a_break_with_eio, TP_LINUX,
 	tp_child_join(&c, TP_WAIT_MS, "the break to end with EIO on the hangup");
 }
 
-/* A break of LONG_BREAK_DS that SIGUSR1 (no SA_RESTART) ends with EINTR. */
-static int
-interrupted_long_break(void *arg)
-{
-	int rc = tp_child_interruptible(SIGUSR1);
-	if (rc != 0)
-		return rc;
-	errno = 0;
-	int r = ioctl(*(int *)arg, TCSBRKP, LONG_BREAK_DS);
-	if (r != -1 || errno != EINTR)
-		return tp_child_fail("TCSBRKP %d ended by a signal: %d (%s), want EINTR",
-				     LONG_BREAK_DS, r, r ? strerror(errno) : "success");
-	return 0;
-}
+/* A break on fd that SIGUSR1 (no SA_RESTART) must end with EINTR: one of
+ * LONG_BREAK_DS (TCSBRKP), or tcsendbreak's own. */
+struct breaker {
+	int fd;
+	bool long_break;
+};
 
-/* A tcsendbreak behind another break that SIGUSR1 ends with EINTR. */
 static int
-interrupted_second_break(void *arg)
+interrupted_break(void *arg)
 {
+	const struct breaker *b = arg;
 	int rc = tp_child_interruptible(SIGUSR1);
 	if (rc != 0)
 		return rc;
 	errno = 0;
-	int r = tcsendbreak(*(int *)arg, 0);
+	int r = b->long_break ? ioctl(b->fd, TCSBRKP, LONG_BREAK_DS) : tcsendbreak(b->fd, 0);
 	if (r != -1 || errno != EINTR)
-		return tp_child_fail("tcsendbreak behind a break, interrupted: %d (%s), "
-				     "want EINTR", r, r ? strerror(errno) : "success");
+		return tp_child_fail("%s ended by a signal: %d (%s), want EINTR",
+				     b->long_break ? "TCSBRKP 300" : "tcsendbreak behind a break",
+				     r, r ? strerror(errno) : "success");
 	return 0;
 }
 
@@ -145,9 +139,10 @@ TP_CASE(break_holds_the_port_until_it_ends, TP_LINUX,
 	t.c_iflag |= IGNBRK;
 	ATF_REQUIRE_EQ_MSG(tcsetattr(b, TCSANOW, &t), 0, "tcsetattr B IGNBRK: %s",
 			   strerror(errno));
-	tp_child_start(&first, interrupted_long_break, &a);
+	struct breaker long_one = {a, true}, waiting = {a, false};
+	tp_child_start(&first, interrupted_break, &long_one);
 	tp_wait_blocked(first.pid, SYS_ioctl, "the first break, of 30 s, under way");
-	tp_child_start(&second, interrupted_second_break, &a);
+	tp_child_start(&second, interrupted_break, &waiting);
 	tp_wait_blocked(second.pid, SYS_ioctl, "the second break waiting behind the first");
 	ATF_REQUIRE_EQ(kill(second.pid, SIGUSR1), 0);
 	tp_child_join(&second, TP_WAIT_MS, "the waiting break to end with EINTR");
