@@ -11,6 +11,7 @@
  * do. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -449,6 +450,81 @@ TP_CASE_ROOT(rxtrig_rounds_down_closed_port, TP_LINUX,
 	ATF_CHECK_EQ(attr_write(p.a, "rx_trig_bytes", v), 0);
 }
 
+/* Put A at speed (its other settings as they are). */
+static void
+set_speed(int fd, speed_t speed, const char *what)
+{
+	struct termios t;
+	ATF_REQUIRE_EQ_MSG(tcgetattr(fd, &t), 0, "tcgetattr: %s", strerror(errno));
+	ATF_REQUIRE_EQ(cfsetspeed(&t, speed), 0);
+	ATF_REQUIRE_EQ_MSG(tcsetattr(fd, TCSANOW, &t), 0, "tcsetattr %s: %s", what,
+			   strerror(errno));
+}
+
+/* The receive trigger is the port's and outlives the case's open: put
+ * back at exit, whatever check ended the case. */
+static char trig_port[PATH_MAX];
+static long trig_before = -1;
+
+static void
+put_back_trigger(void)
+{
+	char v[24];
+	if (trig_before < 0)
+		return;
+	snprintf(v, sizeof(v), "%ld", trig_before);
+	(void)attr_write(trig_port, "rx_trig_bytes", v);
+}
+
+/* Set rx_trig_bytes to 8, then A's speed, and read the level back. */
+static long
+trigger_at(const char *port, int fd, speed_t speed, const char *what)
+{
+	ATF_REQUIRE_EQ_MSG(attr_write(port, "rx_trig_bytes", "8"), 0,
+			   "writing rx_trig_bytes 8 before %s", what);
+	set_speed(fd, speed, what);
+	return attr_long(port, "rx_trig_bytes");
+}
+
+TP_CASE_ROOT(low_speed_takes_a_one_byte_trigger, TP_LINUX,
+	     "Below 2400 baud a UART with a receive FIFO (and no DMA) takes a "
+	     "1-byte receive trigger, so that each byte is handed on at once "
+	     "rather than at the FIFO's timeout: with rx_trig_bytes 8, a "
+	     "termios of 1200 baud on A makes it read 1, one of 2400 baud "
+	     "leaves 8; the smallest FIFO, 2 bytes (TIOCSSERIAL "
+	     "xmit_fifo_size 2), drops to 1 at 1200 baud too")
+{
+	struct tp_serial_pair p;
+	struct serial_struct s0, req;
+	int a, b;
+
+	tp_serial_open_pair_at(tc, &p, &a, &b, 0);
+	need_attr(p.a, "rx_trig_bytes");
+	const struct tp_uart_type *t = tp_serial_want_type(tc);
+	const unsigned char *lv = levels_of(t->type);
+	if (lv == NULL || lv[0] != 1 || lv[2] != 8)
+		atf_tc_skip("a %s (serial_uart_type) has no levels of 1 and 8", t->name);
+	snprintf(trig_port, sizeof(trig_port), "%s", p.a);
+	trig_before = attr_long(p.a, "rx_trig_bytes");
+	atexit(put_back_trigger);
+	long at = trigger_at(p.a, a, B2400, "2400 baud");
+	ATF_CHECK_EQ_MSG(at, 8, "rx_trig_bytes at 2400 baud reads %ld, want 8", at);
+	at = trigger_at(p.a, a, B1200, "1200 baud");
+	ATF_CHECK_EQ_MSG(at, 1, "rx_trig_bytes at 1200 baud reads %ld, want 1", at);
+
+	tp_serial_save(a, &s0);
+	req = s0;
+	req.xmit_fifo_size = 2;
+	ATF_REQUIRE_EQ_MSG(ioctl(a, TIOCSSERIAL, &req), 0, "TIOCSSERIAL "
+			   "xmit_fifo_size 2: %s", strerror(errno));
+	/* A termios the port has already reaches no driver: away first. */
+	set_speed(a, B9600, "9600 baud with a 2-byte FIFO");
+	at = trigger_at(p.a, a, B1200, "1200 baud with a 2-byte FIFO");
+	ATF_CHECK_EQ_MSG(at, 1, "rx_trig_bytes at 1200 baud with a 2-byte FIFO reads %ld, "
+			 "want 1", at);
+	tp_serial_put_back();
+}
+
 /* ---------------------------------------------------------------- the other attributes */
 
 TP_CASE_ROOT(sysfs_attrs_match_gserial, TP_LINUX,
@@ -573,6 +649,7 @@ ATF_TP_ADD_TCS(tp)
 	ATF_TP_ADD_TC(tp, as_16850);
 	ATF_TP_ADD_TC(tp, as_16c950);
 	ATF_TP_ADD_TC(tp, type_none_opens_with_io_failing_eio);
+	ATF_TP_ADD_TC(tp, low_speed_takes_a_one_byte_trigger);
 	ATF_TP_ADD_TC(tp, autoconfig_loopback_test_finds_the_chip);
 	ATF_TP_ADD_TC(tp, autoconfig_busy_ebusy);
 	ATF_TP_ADD_TC(tp, autoconfig_unprivileged_eperm);
