@@ -140,7 +140,8 @@ void tp_uart_read_exact(int fd, void *buf, size_t len, int timeout_ms,
 #define TP_SERIAL_WINDOW 64
 /* Send data[0..len) from tx and receive it on rx, writing and reading
  * interleaved (at most TP_SERIAL_WINDOW bytes in flight); fail naming the
- * first byte that is lost or out of order.  Returns the milliseconds. */
+ * first byte that is lost or out of order, or when no byte arrives for
+ * timeout_ms.  Returns the milliseconds. */
 long long tp_serial_transfer(int tx, int rx, const void *data, size_t len,
 			     int timeout_ms, const char *what);
 /* The same with at most window bytes in flight.  A port in loop mode needs
