@@ -450,17 +450,6 @@ TP_CASE_ROOT(rxtrig_rounds_down_closed_port, TP_LINUX,
 	ATF_CHECK_EQ(attr_write(p.a, "rx_trig_bytes", v), 0);
 }
 
-/* Put A at speed (its other settings as they are). */
-static void
-set_speed(int fd, speed_t speed, const char *what)
-{
-	struct termios t;
-	ATF_REQUIRE_EQ_MSG(tcgetattr(fd, &t), 0, "tcgetattr: %s", strerror(errno));
-	ATF_REQUIRE_EQ(cfsetspeed(&t, speed), 0);
-	ATF_REQUIRE_EQ_MSG(tcsetattr(fd, TCSANOW, &t), 0, "tcsetattr %s: %s", what,
-			   strerror(errno));
-}
-
 /* The receive trigger is the port's and outlives the case's open: put
  * back at exit, whatever check ended the case. */
 static char trig_port[PATH_MAX];
@@ -482,7 +471,7 @@ trigger_at(const char *port, int fd, speed_t speed, const char *what)
 {
 	ATF_REQUIRE_EQ_MSG(attr_write(port, "rx_trig_bytes", "8"), 0,
 			   "writing rx_trig_bytes 8 before %s", what);
-	set_speed(fd, speed, what);
+	tp_uart_speed(fd, speed);
 	return attr_long(port, "rx_trig_bytes");
 }
 
@@ -518,7 +507,7 @@ TP_CASE_ROOT(low_speed_takes_a_one_byte_trigger, TP_LINUX,
 	ATF_REQUIRE_EQ_MSG(ioctl(a, TIOCSSERIAL, &req), 0, "TIOCSSERIAL "
 			   "xmit_fifo_size 2: %s", strerror(errno));
 	/* A termios the port has already reaches no driver: away first. */
-	set_speed(a, B9600, "9600 baud with a 2-byte FIFO");
+	tp_uart_speed(a, B9600);
 	at = trigger_at(p.a, a, B1200, "1200 baud with a 2-byte FIFO");
 	ATF_CHECK_EQ_MSG(at, 1, "rx_trig_bytes at 1200 baud with a 2-byte FIFO reads %ld, "
 			 "want 1", at);

@@ -321,9 +321,10 @@ TP_CASE_ROOT(sak_kills_every_process_of_the_session, TP_LINUX,
 		}
 		tp_read_exact(pp[0], &m, sizeof m, sizeof m,
 			      "a member record from the leader's children");
-		if (m.role < 0 || m.role >= NMEMBERS || pid[m.role] || m.failed[0]) {
+		bool unexpected = m.role < 0 || m.role >= NMEMBERS || pid[m.role];
+		if (unexpected || m.failed[0]) {
 			kill(-c.pid, SIGKILL);
-			if (m.role < 0 || m.role >= NMEMBERS || pid[m.role])
+			if (unexpected)
 				atf_tc_fail("member record of role %d: none expected", m.role);
 			atf_tc_fail("%s: %.120s", who[m.role], m.failed);
 		}
