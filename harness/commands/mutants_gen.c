@@ -507,15 +507,25 @@ static void cover_triage(const struct gen *g, const struct cover_map *map, const
 		snprintf(m->covered_by, sizeof m->covered_by, "*");
 		return;
 	}
-	const char *text = file_text(g, m->file);
+	/* The braces are read only for a line without a counter, the rare
+	 * case: most mutants never need them. */
 	struct blocks src = {0};
-	bool have_src = text && blocks_read(text, &src) == 0;
+	bool read_src = false, have_src = false;
 	for (int l = m->line; l <= m->end_line; l++) {
 		char progs[8192];
-		if (cover_programs(map, m->file, l, progs, sizeof progs) ||
-		    (!cover_has_counter(map, m->file, l) &&
-		     cover_programs_around(map, m->file, l, have_src ? &src : NULL, progs,
-					   sizeof progs)))
+		if (cover_programs(map, m->file, l, progs, sizeof progs)) {
+			add_programs(m, progs);
+			continue;
+		}
+		if (cover_has_counter(map, m->file, l))
+			continue;
+		if (!read_src) {
+			const char *text = file_text(g, m->file);
+			read_src = true;
+			have_src = text && blocks_read(text, &src) == 0;
+		}
+		if (cover_programs_around(map, m->file, l, have_src ? &src : NULL, progs,
+					  sizeof progs))
 			add_programs(m, progs);
 	}
 	if (have_src)
@@ -1154,7 +1164,7 @@ static void run_mutant(struct kr_env *e, const struct kernel_info *ki,
 			 (e->case_silence_s - KR_CASE_SILENCE_SLACK_S) / KR_CASE_SILENCE_FACTOR);
 	} else if (hung) {
 		snprintf(what, sizeof what, "no end within %d s (its programs take %.0f s on id 0)",
-			 (int)(deadline * (r.stretch > 1 ? r.stretch : 1)), expect);
+			 (int)(deadline * r.stretch), expect);
 	}
 	/* Say when the host was slower than on id 0: the reader of a timeout
 	 * kill needs to know that the deadline allowed for it. */

@@ -156,6 +156,7 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 	char err[1024], safe[128];
 	memset(r, 0, sizeof *r);
 	r->first_kill_s = -1;
+	r->stretch = 1;
 	r->end = RUN_ERROR;
 	r->col = col_new(tag);
 	/* before expectations apply: they may be keyed on arch and ABI */
@@ -260,7 +261,8 @@ int kr_run(struct kr_env *e, const struct kernel_info *ki, const char *tag,
 		r->end = out.end;
 		r->oops_silent = out.oops_silent;
 		r->case_silent = out.case_silent;
-		r->stretch = out.stretch > 1 ? out.stretch : 1;
+		if (out.stretch > 1)
+			r->stretch = out.stretch;
 		r->boot_s = out.boot_s;
 		r->suite_s = out.suite_s;
 		snprintf(c->accel, sizeof c->accel, "%s", out.accel);

@@ -422,9 +422,15 @@ static bool is_unrun(const struct cover_map *m, const char *file, int line)
 	return bsearch(&key, m->unrun, m->nunrun, sizeof *m->unrun, cmp_line) != NULL;
 }
 
+/* Does the map list file:line, executed or unrun? */
+static bool listed_line(const struct cover_map *m, const char *file, int line)
+{
+	return cover_find(m, file, line) || is_unrun(m, file, line);
+}
+
 bool cover_has_counter(const struct cover_map *m, const char *file, int line)
 {
-	return m->version < 3 || cover_find(m, file, line) || is_unrun(m, file, line);
+	return m->version < 3 || listed_line(m, file, line);
 }
 
 /* Append what cover_programs gives for file:line to out (at *used), those
@@ -464,10 +470,10 @@ void cover_counted_neighbours(const struct cover_map *m, const char *file, int l
 	if (!f)
 		return;
 	for (int l = line - 1; l >= f->first && !*before; l--)
-		if (cover_find(m, file, l) || is_unrun(m, file, l))
+		if (listed_line(m, file, l))
 			*before = l;
 	for (int l = line + 1; l <= f->last && !*after; l++)
-		if (cover_find(m, file, l) || is_unrun(m, file, l))
+		if (listed_line(m, file, l))
 			*after = l;
 }
 
@@ -479,7 +485,7 @@ struct counted_ctx {
 static bool counted(int line, void *arg)
 {
 	const struct counted_ctx *c = arg;
-	return cover_find(c->m, c->file, line) || is_unrun(c->m, c->file, line);
+	return listed_line(c->m, c->file, line);
 }
 
 size_t cover_programs_around(const struct cover_map *m, const char *file, int line,
